@@ -9,6 +9,8 @@ export interface SourceWarning {
   readonly source: string;
   /** 1-based line number, when known. */
   readonly line?: number;
+  /** The field the problem is in, as a path (`streams[0].url`) or a CSV column name, when known. */
+  readonly field?: string;
   readonly message: string;
 }
 
