@@ -1,0 +1,2 @@
+export type { ParseM3uOptions } from './parse.js';
+export { parseM3u } from './parse.js';
