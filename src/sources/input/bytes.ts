@@ -1,0 +1,99 @@
+/**
+ * Byte-stream stages shared by files and URLs: a size cap, and gzip detected by its magic
+ * bytes (1f 8b), not by a name or a header that may lie, decompressed as a stream with its
+ * own output cap so a small bomb cannot expand without bound.
+ */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+import { isMarqueeError, MarqueeError } from '../../errors.js';
+
+/**
+ * Pass chunks through, failing with SOURCE_TOO_LARGE once more than `max` bytes went by.
+ * @example for await (const chunk of limitBytes(file, 1024, 'list.m3u', 'bytes')) use(chunk)
+ */
+export async function* limitBytes(
+  chunks: AsyncIterable<Buffer>,
+  max: number,
+  label: string,
+  what: string,
+): AsyncGenerator<Buffer> {
+  let total = 0;
+  for await (const chunk of chunks) {
+    total += chunk.length;
+    if (total > max) throw new MarqueeError('SOURCE_TOO_LARGE', `${label}: more than ${max} ${what}`);
+    yield chunk;
+  }
+}
+
+/**
+ * Decompress when the stream starts with the gzip magic bytes, else pass it through. Up to
+ * `layers` nested gzip layers are opened: a `.gz` file served with `Content-Encoding: gzip` has two.
+ * @example for await (const chunk of maybeGunzip(raw, 1 << 30, 'guide.xml.gz')) parse(chunk)
+ */
+export async function* maybeGunzip(
+  chunks: AsyncIterable<Buffer>,
+  maxDecompressedBytes: number,
+  label: string,
+  layers = 2,
+): AsyncGenerator<Buffer> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  const head: Buffer[] = [];
+  let headLength = 0;
+  let ended = false;
+  try {
+    // The magic may be split across chunks (a 1-byte first read), so gather two bytes first.
+    while (headLength < 2) {
+      const next = await iterator.next();
+      if (next.done) {
+        ended = true;
+        break;
+      }
+      head.push(next.value);
+      headLength += next.value.length;
+    }
+    const first = Buffer.concat(head);
+    const rest = replay(first, ended ? undefined : iterator);
+    if (layers > 0 && first[0] === 0x1f && first[1] === 0x8b) {
+      yield* maybeGunzip(gunzip(rest, maxDecompressedBytes, label), maxDecompressedBytes, label, layers - 1);
+    } else {
+      yield* rest;
+    }
+  } finally {
+    await iterator.return?.();
+  }
+}
+
+async function* replay(first: Buffer, iterator: AsyncIterator<Buffer> | undefined): AsyncGenerator<Buffer> {
+  if (first.length > 0) yield first;
+  if (!iterator) return;
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done) return;
+    yield next.value;
+  }
+}
+
+async function* gunzip(input: AsyncIterable<Buffer>, max: number, label: string): AsyncGenerator<Buffer> {
+  const inflater = createGunzip();
+  // Errors of the input (a size cap, a timeout) reach us through the destroyed inflater;
+  // the promise itself is only caught so an early stop is not an unhandled rejection.
+  pipeline(Readable.from(input), inflater).catch(() => {});
+  let total = 0;
+  try {
+    for await (const chunk of inflater as AsyncIterable<Buffer>) {
+      total += chunk.length;
+      if (total > max) {
+        throw new MarqueeError('SOURCE_TOO_LARGE', `${label}: decompresses to more than ${max} bytes`);
+      }
+      yield chunk;
+    }
+  } catch (error) {
+    if (isMarqueeError(error)) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new MarqueeError('SOURCE_UNREADABLE', `${label}: broken gzip data (${reason})`, { cause: error });
+  } finally {
+    // Not awaited: the input may be blocked on a slow socket, which the caller's close() ends.
+    inflater.destroy();
+  }
+}

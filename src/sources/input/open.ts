@@ -1,0 +1,144 @@
+/**
+ * The one entry point every importer reads through: a file path or http(s) URL in, a bounded,
+ * gunzipped byte stream out (or "not modified"). Defaults suit a large XMLTV guide; the text
+ * helper for small sources (M3U, JSON, CSV) has a much smaller cap.
+ */
+import { MarqueeError } from '../../errors.js';
+import { limitBytes, maybeGunzip } from './bytes.js';
+import { startDeadline } from './deadline.js';
+import { openFile } from './file.js';
+import { openHttp } from './http.js';
+import { parseLocation, redactLocation } from './location.js';
+import type { RawSource, SourceNotModified, SourceOptions, SourceStream, SourceText } from './types.js';
+
+const MiB = 1024 * 1024;
+const DEFAULT_MAX_BYTES = 512 * MiB;
+const DEFAULT_MAX_DECOMPRESSED = 1024 * MiB;
+const DEFAULT_TEXT_MAX_BYTES = 64 * MiB;
+
+/**
+ * Open a file path, `file://` or http(s) URL as a stream of (decompressed) bytes.
+ * @example
+ * const source = await openSource('https://x.example/guide.xml.gz', { allowPrivateAddresses: true });
+ * if (!source.notModified) for await (const chunk of source) parser.write(chunk);
+ */
+export async function openSource(
+  location: string,
+  options: SourceOptions = {},
+): Promise<SourceStream | SourceNotModified> {
+  const label = redactLocation(location);
+  const parsed = parseLocation(location);
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const maxDecompressed = options.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED;
+
+  if (parsed.kind === 'file') {
+    if (!(options.allowFiles ?? options.allowPrivateAddresses ?? false)) {
+      throw new MarqueeError('SOURCE_FORBIDDEN', `${label}: local files may not be read from this source`);
+    }
+    const raw = await openFile(parsed.path, label, { ...options, maxBytes });
+    return raw.notModified ? raw : toStream(raw, maxBytes, maxDecompressed, label, () => {});
+  }
+
+  const deadline = startDeadline(options.timeoutMs ?? 600_000, label, options.signal);
+  let raw: RawSource | SourceNotModified;
+  try {
+    raw = await openHttp(
+      parsed.url,
+      label,
+      options,
+      {
+        maxBytes,
+        connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+        maxRedirects: options.maxRedirects ?? 5,
+        retries: options.retries ?? 2,
+        retryDelayMs: options.retryDelayMs ?? 500,
+      },
+      deadline,
+    );
+  } catch (error) {
+    deadline.dispose();
+    throw error;
+  }
+  if (raw.notModified) {
+    deadline.dispose();
+    return raw;
+  }
+  return toStream(raw, maxBytes, maxDecompressed, label, () => deadline.dispose());
+}
+
+function toStream(
+  raw: RawSource,
+  maxBytes: number,
+  maxDecompressed: number,
+  label: string,
+  release: () => void,
+): SourceStream {
+  const decoded = maybeGunzip(limitBytes(raw.body, maxBytes, label, 'bytes'), maxDecompressed, label);
+  let closed = false;
+  let iterated = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    raw.destroy();
+    release();
+  };
+  return {
+    notModified: false,
+    metadata: raw.metadata,
+    close,
+    [Symbol.asyncIterator](): AsyncIterator<Buffer> {
+      if (iterated) throw new MarqueeError('SOURCE_UNREADABLE', `${label}: a source stream can be read only once`);
+      iterated = true;
+      return {
+        async next() {
+          try {
+            const result = await decoded.next();
+            if (result.done) close();
+            return result;
+          } catch (error) {
+            close();
+            throw error;
+          }
+        },
+        // Close first: the inner stages may be waiting on the socket, which only closing ends.
+        async return() {
+          close();
+          await decoded.return(undefined).catch(() => {});
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
+}
+
+/**
+ * Read a small source whole and decode it as text (UTF-8, or UTF-16 when it starts with a
+ * UTF-16 BOM), without the BOM. `maxBytes` defaults to 64 MiB and also caps the decompressed size.
+ * @example const result = await readSourceText('channels.m3u', { allowFiles: true });
+ */
+export async function readSourceText(
+  location: string,
+  options: SourceOptions = {},
+): Promise<SourceText | SourceNotModified> {
+  const maxBytes = options.maxBytes ?? DEFAULT_TEXT_MAX_BYTES;
+  const source = await openSource(location, {
+    ...options,
+    maxBytes,
+    maxDecompressedBytes: options.maxDecompressedBytes ?? maxBytes,
+  });
+  if (source.notModified) return source;
+  const chunks: Buffer[] = [];
+  for await (const chunk of source) chunks.push(chunk);
+  return { notModified: false, text: decodeText(Buffer.concat(chunks)), metadata: source.metadata };
+}
+
+/**
+ * Bytes to text: a UTF-16 BOM picks UTF-16, else UTF-8; the BOM is dropped and invalid
+ * sequences become U+FFFD instead of failing the whole source.
+ * @example decodeText(Buffer.from('\uFEFFabc')) // 'abc'
+ */
+export function decodeText(bytes: Uint8Array): string {
+  const encoding =
+    bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : 'utf-8';
+  return new TextDecoder(encoding).decode(bytes);
+}

@@ -1,0 +1,88 @@
+/** The contract of the source input layer: options in, a byte stream (or "not modified") out. */
+
+/** Validators of a previous successful read, sent back as a conditional request. */
+export interface SourceValidators {
+  readonly etag?: string;
+  readonly lastModified?: string;
+}
+
+export interface SourceOptions {
+  /**
+   * May the URL (and every redirect) reach loopback, private, link-local or other non-public
+   * addresses? Default false: the safe choice for URLs that users supply through config.
+   * Operators' own configured sources pass true.
+   */
+  readonly allowPrivateAddresses?: boolean;
+  /**
+   * May the location be a local file? Default: the value of `allowPrivateAddresses`, so a
+   * user-supplied location can name neither the operator's network nor their disk.
+   */
+  readonly allowFiles?: boolean;
+  /**
+   * Overrides the address policy for resolved remote addresses (true = may connect), e.g. to
+   * allow one LAN server without allowing every private range. Applied to every hop.
+   */
+  readonly allowAddress?: (address: string) => boolean;
+  /** Maximum bytes read from the file or the network (before decompression). Default 512 MiB. */
+  readonly maxBytes?: number;
+  /** Maximum bytes after gzip decompression (defeats gzip bombs). Default 1 GiB. */
+  readonly maxDecompressedBytes?: number;
+  /** Time to establish a TCP connection, per attempt. Default 10 s. */
+  readonly connectTimeoutMs?: number;
+  /** Deadline for the whole read: every attempt, backoff, redirect and the body. Default 10 min. */
+  readonly timeoutMs?: number;
+  /** Redirects followed before giving up. Default 5. */
+  readonly maxRedirects?: number;
+  /** Extra attempts after a network error, 5xx or 429. Default 2. */
+  readonly retries?: number;
+  /** First backoff delay; doubles per attempt, with jitter. Default 500 ms. */
+  readonly retryDelayMs?: number;
+  /** Validators of the last good read: an unchanged source then answers `notModified`. */
+  readonly previous?: SourceValidators;
+  /** Sent as User-Agent. Default `Marquee/<version> (+Stremio add-on server)`. */
+  readonly userAgent?: string;
+  /** Cancels the read. */
+  readonly signal?: AbortSignal;
+}
+
+export interface SourceMetadata {
+  /** The location as given, with credentials redacted: safe to log. */
+  readonly location: string;
+  /** The URL after redirects (redacted). */
+  readonly finalUrl?: string;
+  /** Raw size (file size or Content-Length) when known before reading. */
+  readonly byteLength?: number;
+  readonly etag?: string;
+  readonly lastModified?: string;
+  readonly contentType?: string;
+}
+
+/** An open source: iterate its (decompressed) bytes once. */
+export interface SourceStream extends AsyncIterable<Buffer> {
+  readonly notModified: false;
+  readonly metadata: SourceMetadata;
+  /** Stops reading and releases the file or socket; safe to call more than once. */
+  close(): void;
+}
+
+/** The source is unchanged since `previous`: keep serving what was imported from it. */
+export interface SourceNotModified {
+  readonly notModified: true;
+  readonly metadata: SourceMetadata;
+}
+
+/** A small source read whole and decoded. */
+export interface SourceText {
+  readonly notModified: false;
+  readonly text: string;
+  readonly metadata: SourceMetadata;
+}
+
+/** Internal: what the file and HTTP openers hand to openSource before size caps and gzip. */
+export interface RawSource {
+  readonly notModified: false;
+  readonly body: AsyncIterable<Buffer>;
+  readonly metadata: SourceMetadata;
+  /** Destroys the underlying file stream or socket, so a pending read ends at once. */
+  readonly destroy: () => void;
+}
