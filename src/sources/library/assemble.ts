@@ -90,7 +90,7 @@ function longStrings(value: unknown, max: number, path: (string | number)[], out
   if (typeof value === 'string') {
     if (value.length > max) out.push(formatPath(path));
   } else if (Array.isArray(value)) {
-    value.forEach((x, i) => longStrings(x, max, [...path, i], out));
+    for (const [i, x] of value.entries()) longStrings(x, max, [...path, i], out);
   } else if (isObject(value)) {
     for (const [k, x] of Object.entries(value)) longStrings(x, max, [...path, k], out);
   }
@@ -105,20 +105,24 @@ function unknownFields(c: ItemCandidate, raw: Raw, known: ReadonlySet<string>, p
 /** Validate the episodes one by one, so a bad one skips only itself. */
 function keepGoodVideos(c: ItemCandidate, videos: unknown[], o: ResolvedLibraryOptions, out: SourceWarning[]) {
   const kept: { raw: unknown; index: number }[] = [];
-  videos.forEach((raw, index) => {
+  for (const [index, raw] of videos.entries()) {
     const prefix = ['videos', index];
     const path = formatPath(prefix);
-    if (!isObject(raw)) return out.push(warning(c, path, 'must be an object; episode skipped'));
+    if (!isObject(raw)) {
+      out.push(warning(c, path, 'must be an object; episode skipped'));
+      continue;
+    }
     unknownFields(c, raw, LIBRARY_VIDEO_FIELDS, prefix, out);
     const long: string[] = [];
-    longStrings(raw, o.maxFieldLength, ['videos', index], long);
+    longStrings(raw, o.maxFieldLength, prefix, long);
     if (long.length > 0) {
-      return out.push(warning(c, long[0]!, `longer than ${o.maxFieldLength} characters; episode skipped`));
+      out.push(warning(c, long[0]!, `longer than ${o.maxFieldLength} characters; episode skipped`));
+      continue;
     }
     const parsed = v.safeParse(LibraryVideoSchema, raw, { abortPipeEarly: true });
-    if (!parsed.success) return out.push(...issueWarnings(c, prefix, parsed.issues, 'episode'));
-    kept.push({ raw, index });
-  });
+    if (parsed.success) kept.push({ raw, index });
+    else out.push(...issueWarnings(c, prefix, parsed.issues, 'episode'));
+  }
   return kept;
 }
 

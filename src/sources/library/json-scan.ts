@@ -49,6 +49,13 @@ export function scanJson(text: string): JsonScan {
     i++;
   };
 
+  const skipPattern = (re: RegExp): boolean => {
+    re.lastIndex = i;
+    if (!re.test(text)) return false;
+    i = re.lastIndex;
+    return true;
+  };
+
   const string = (): string => {
     const start = i;
     i++; // opening quote
@@ -73,17 +80,12 @@ export function scanJson(text: string): JsonScan {
     skipSpace();
     if (depth > MAX_JSON_DEPTH) throw new ScanError(`nested deeper than ${MAX_JSON_DEPTH} levels`, i);
     const ch = text[i];
-    if (ch === '{') return object(depth);
-    if (ch === '[') return array(depth, items);
-    if (ch === '"') return void string();
-    for (const re of [NUMBER, LITERAL]) {
-      re.lastIndex = i;
-      if (re.test(text)) {
-        i = re.lastIndex;
-        return;
-      }
+    if (ch === '{') object(depth);
+    else if (ch === '[') array(depth, items);
+    else if (ch === '"') string();
+    else if (!skipPattern(NUMBER) && !skipPattern(LITERAL)) {
+      throw new ScanError(`expected a value but found ${describeHere()}`, i);
     }
-    throw new ScanError(`expected a value but found ${describeHere()}`, i);
   };
 
   const array = (depth: number, items?: number[]) => {
