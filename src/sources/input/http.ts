@@ -120,7 +120,8 @@ function send(
     }, connectTimeoutMs);
     req.once('socket', (socket) => socket.once('connect', () => clearTimeout(connectTimer)));
     req.once('response', () => clearTimeout(connectTimer));
-    req.once('error', (error) => {
+    // `on`, not `once`: a second socket error after the first must not crash the process.
+    req.on('error', (error) => {
       clearTimeout(connectTimer);
       reject(error);
     });
