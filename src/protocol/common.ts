@@ -11,8 +11,10 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz
 export function isRfc3339(value: string): boolean {
   const m = RFC3339.exec(value);
   if (!m) return false;
-  const [, , mo, d, h, mi, s] = m;
-  if (Number(mo) < 1 || Number(mo) > 12 || Number(d) < 1 || Number(d) > 31) return false;
+  const [, y, mo, d, h, mi, s] = m;
+  // Date.parse rolls 2026-02-30 over to March 2; the client's RFC 3339 parser rejects it.
+  const daysInMonth = new Date(Date.UTC(Number(y), Number(mo), 0)).getUTCDate();
+  if (Number(mo) < 1 || Number(mo) > 12 || Number(d) < 1 || Number(d) > daysInMonth) return false;
   if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 60) return false;
   return !Number.isNaN(Date.parse(value));
 }

@@ -12,7 +12,10 @@ export const ResourceObjectSchema = v.looseObject({
 });
 
 /** A resource entry is a name (manifest-level types and idPrefixes apply) or an object. */
-export const ResourceSchema = v.union([v.pipe(v.string(), v.minLength(1, 'must not be empty')), ResourceObjectSchema]);
+export const ResourceSchema = v.union(
+  [v.pipe(v.string(), v.minLength(1, 'must not be empty')), ResourceObjectSchema],
+  'must be a resource name (string) or an object { name, types, idPrefixes? }',
+);
 
 export type ResourceObject = v.InferOutput<typeof ResourceObjectSchema>;
 export type Resource = v.InferOutput<typeof ResourceSchema>;

@@ -1,0 +1,50 @@
+import { describe, expect, test } from 'vitest';
+import { isAbsoluteUrl, isIsoDay, isRfc3339, SEMVER } from './common.js';
+
+describe('isRfc3339', () => {
+  test.each([
+    '2026-11-22T18:00:00Z',
+    '2026-11-22t18:00:00z',
+    '2026-11-22T18:00:00.123Z',
+    '2026-11-22T18:00:00+01:00',
+    '2024-02-29T00:00:00Z',
+  ])('accepts %s', (value) => expect(isRfc3339(value)).toBe(true));
+
+  test.each([
+    '2020-01-01',
+    '2026-11-22 18:00:00Z',
+    '2026-11-22T18:00:00',
+    '2026-11-22T18:00Z',
+    '1700000000',
+    '2026-13-01T00:00:00Z',
+    '2026-02-29T00:00:00Z',
+    '2026-02-30T00:00:00Z',
+    '2026-04-31T00:00:00Z',
+    '2026-01-01T24:00:00Z',
+    '2026-01-01T00:00:00+24:00',
+  ])('rejects %s (the client fails the page on it)', (value) => expect(isRfc3339(value)).toBe(false));
+});
+
+describe('isAbsoluteUrl', () => {
+  test.each([
+    'https://example.org/a.png',
+    'http://127.0.0.1:8080/x',
+    'data:image/png;base64,AAAA',
+    'stremio:///detail/movie/x',
+  ])('accepts %s', (value) => expect(isAbsoluteUrl(value)).toBe(true));
+  test.each(['/poster.png', 'poster.png', '//example.org/a.png', '', 'https://'])('rejects %s', (value) =>
+    expect(isAbsoluteUrl(value)).toBe(false),
+  );
+});
+
+describe('isIsoDay and SEMVER', () => {
+  test('a real calendar day in YYYY-MM-DD form', () => {
+    expect(isIsoDay('2026-01-31')).toBe(true);
+    expect(isIsoDay('2026-02-30')).toBe(false);
+    expect(isIsoDay('2026-1-31')).toBe(false);
+  });
+  test('strict semver, as the client requires', () => {
+    for (const ok of ['1.0.0', '0.0.1', '1.2.3-beta.1', '1.2.3+build.5']) expect(SEMVER.test(ok)).toBe(true);
+    for (const bad of ['1.0', '1', 'v1.0.0', '01.0.0', '1.0.0-']) expect(SEMVER.test(bad)).toBe(false);
+  });
+});
