@@ -48,3 +48,14 @@ describe('isIsoDay and SEMVER', () => {
     for (const bad of ['1.0', '1', 'v1.0.0', '01.0.0', '1.0.0-']) expect(SEMVER.test(bad)).toBe(false);
   });
 });
+
+describe('isRfc3339 agrees with Date.parse on what it accepts', () => {
+  test('every accepted value parses to the same instant its fields say', () => {
+    for (const value of ['2024-02-29T23:59:59.999Z', '2000-02-29T00:00:00+05:30', '1999-12-31T23:00:00-01:00']) {
+      expect(isRfc3339(value)).toBe(true);
+      expect(Number.isNaN(Date.parse(value))).toBe(false);
+    }
+    expect(isRfc3339('1900-02-29T00:00:00Z')).toBe(false);
+    expect(isRfc3339('2026-01-01T00:00:60Z')).toBe(false);
+  });
+});
