@@ -1,0 +1,145 @@
+import type { Dirent } from 'node:fs';
+import { open, readdir, stat } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { MarqueeError } from '../../errors.js';
+import type { SourceWarning } from '../records.js';
+import { assembleLibrary, type ItemCandidate } from './assemble.js';
+import { parseLibraryCsv } from './csv.js';
+import { jsonCandidates, parseLibraryJson } from './json.js';
+import { type LibraryReadOptions, type LibraryReadResult, resolveOptions } from './options.js';
+
+/**
+ * Library files on disk: the size limit is enforced while reading (a file that grows after
+ * `stat` is still cut off), and text must be UTF-8 (a BOM is dropped).
+ */
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The UTF-8 text of a file of at most `maxBytes`; SOURCE_TOO_LARGE / SOURCE_UNREADABLE / SOURCE_INVALID otherwise. */
+export async function readTextFile(path: string, maxBytes: number): Promise<string> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  let bytes: Buffer;
+  try {
+    handle = await open(path, 'r');
+    const { size } = await handle.stat();
+    if (size > maxBytes) throw tooLarge(path, maxBytes);
+    const buffer = Buffer.alloc(Math.min(size, maxBytes) + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > maxBytes) throw tooLarge(path, maxBytes);
+      if (length === buffer.length) break;
+    }
+    bytes = buffer.subarray(0, length);
+  } catch (error) {
+    if (error instanceof MarqueeError) throw error;
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new MarqueeError('SOURCE_UNREADABLE', `${path}: cannot be read (${reason})`, {
+      cause: error,
+      details: { source: path },
+    });
+  } finally {
+    await handle?.close();
+  }
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new MarqueeError('SOURCE_INVALID', `${path}: not UTF-8 text (save it as UTF-8)`, {
+      details: { source: path },
+    });
+  }
+}
+
+function tooLarge(path: string, maxBytes: number): MarqueeError {
+  return new MarqueeError('SOURCE_TOO_LARGE', `${path}: larger than the limit of ${maxBytes} bytes`, {
+    details: { source: path, maxFileBytes: maxBytes },
+  });
+}
+
+/**
+ * Read one library file, JSON or CSV by its extension (`.json`, `.csv`, `.tsv`).
+ *
+ * @example const { items, warnings } = await readLibraryFile('library.csv', { maxItems: 5000 });
+ */
+export async function readLibraryFile(path: string, options: LibraryReadOptions = {}): Promise<LibraryReadResult> {
+  const o = resolveOptions({ ...options, source: options.source ?? path });
+  const ext = extname(path).toLowerCase();
+  if (ext !== '.json' && ext !== '.csv' && ext !== '.tsv') {
+    throw new MarqueeError('SOURCE_INVALID', `${path}: a library file ends in .json, .csv or .tsv`, {
+      details: { source: path },
+    });
+  }
+  const text = await readTextFile(path, o.maxFileBytes);
+  if (ext === '.json') return parseLibraryJson(text, o);
+  return parseLibraryCsv(text, ext === '.tsv' ? { ...o, delimiter: o.delimiter ?? '\t' } : o);
+}
+
+/**
+ * Read a folder holding one JSON file per item (`*.json`, in name order; other files and
+ * hidden ones are ignored). A file that is unreadable, too large or not JSON is a warning.
+ *
+ * @example const { items } = await readLibraryFolder('library/');
+ */
+export async function readLibraryFolder(dir: string, options: LibraryReadOptions = {}): Promise<LibraryReadResult> {
+  const o = resolveOptions({ ...options, source: options.source ?? dir });
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new MarqueeError('SOURCE_UNREADABLE', `${dir}: cannot be read (${reason})`, {
+      cause: error,
+      details: { source: dir },
+    });
+  }
+  const names = entries
+    .filter((e) => e.isFile() && !e.name.startsWith('.') && e.name.toLowerCase().endsWith('.json'))
+    .map((e) => e.name)
+    .sort();
+  if (names.length > o.maxItems) {
+    throw new MarqueeError(
+      'SOURCE_TOO_LARGE',
+      `${dir}: ${names.length} item files, more than the limit of ${o.maxItems}`,
+      {
+        details: { source: dir, items: names.length, maxItems: o.maxItems },
+      },
+    );
+  }
+  const candidates: ItemCandidate[] = [];
+  const warnings: SourceWarning[] = [];
+  for (const name of names) {
+    const path = join(dir, name);
+    try {
+      const found = jsonCandidates(await readTextFile(path, o.maxFileBytes), path);
+      candidates.push(...found.candidates);
+      warnings.push(...found.warnings);
+    } catch (error) {
+      if (!(error instanceof MarqueeError)) throw error;
+      const line = typeof error.details?.line === 'number' ? error.details.line : undefined;
+      warnings.push({
+        source: path,
+        ...(line === undefined ? {} : { line }),
+        message: `${error.message}; file skipped`,
+      });
+    }
+  }
+  const result = assembleLibrary(candidates, o);
+  return { items: result.items, warnings: [...warnings, ...result.warnings] };
+}
+
+/**
+ * Read a library from a file or a folder of item files.
+ *
+ * @example const { items, warnings } = await readLibrary('examples/library/library.json');
+ */
+export async function readLibrary(path: string, options: LibraryReadOptions = {}): Promise<LibraryReadResult> {
+  const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
+    throw new MarqueeError('SOURCE_UNREADABLE', `${path}: cannot be read (${error.code ?? error.message})`, {
+      cause: error,
+      details: { source: path },
+    });
+  });
+  return info.isDirectory() ? readLibraryFolder(path, options) : readLibraryFile(path, options);
+}
