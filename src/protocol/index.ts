@@ -73,5 +73,10 @@ export {
   type ValidateManifestOptions,
   validateManifest,
 } from './validate-manifest.js';
-export { expectedWrapperKey, type ResponseRequest, validateResponse } from './validate-response.js';
+export {
+  expectedWrapperKey,
+  type ResponseRequest,
+  type ValidateResponseOptions,
+  validateResponse,
+} from './validate-response.js';
 export { RatingSchema, type Video, VideoSchema } from './video.js';

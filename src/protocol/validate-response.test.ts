@@ -350,6 +350,21 @@ describe('streams, subtitles, add-ons, cache hints', () => {
   });
 });
 
+describe('bounds', () => {
+  test('issues stop at maxIssues with a last issue saying so', () => {
+    const metas = Array.from({ length: 100 }, (_, i) => ({ id: `x${i}`, name: 'no type', poster: 'rel.jpg' }));
+    const issues = validateResponse(request('catalog', [], 'movie', 'top'), { metas }, { maxIssues: 10 });
+    expect(issues).toHaveLength(11);
+    expect(issues[9]?.path).toBe('$.metas[4].poster');
+    expect(issues[10]).toMatchObject({ severity: 'error', path: '$' });
+    expect(issues[10]?.message).toContain('more than 10 issues');
+    const streams = Array.from({ length: 150 }, () => ({ url: 'relative.m3u8', infoHash: 'zz' }));
+    const byDefault = validateResponse(request('stream'), { streams });
+    expect(byDefault).toHaveLength(201);
+    expect(byDefault[200]?.message).toContain('more than 200 issues');
+  });
+});
+
 describe('cost', () => {
   test('a 100-channel guide page with 40 programmes each validates clean and fast', () => {
     const body = guidePage(100, 40);

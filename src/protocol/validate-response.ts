@@ -18,6 +18,16 @@ import { StreamSchema, SubtitleSchema } from './stream.js';
 
 export type { ResponseIssue } from './report.js';
 
+export interface ValidateResponseOptions {
+  /**
+   * Stop after this many issues (default 200). The checker runs this on other people's add-ons,
+   * whose pages can hold thousands of broken items; the first ones say enough.
+   */
+  readonly maxIssues?: number;
+}
+
+const DEFAULT_MAX_ISSUES = 200;
+
 /** The request a body answers: the parsed path (`extra` as name/value pairs). */
 export type ResponseRequest = Pick<ResourcePath, 'resource' | 'type' | 'id' | 'extra'>;
 
@@ -55,7 +65,20 @@ export function expectedWrapperKey(request: ResponseRequest): WrapperKey | undef
  * const issues = validateResponse({ resource: 'stream', type: 'tv', id: 'mq-tv:bbc1', extra: [] }, body);
  * const errors = issues.filter((i) => i.severity === 'error');
  */
-export function validateResponse(request: ResponseRequest, body: unknown): ResponseIssue[] {
+export function validateResponse(
+  request: ResponseRequest,
+  body: unknown,
+  options: ValidateResponseOptions = {},
+): ResponseIssue[] {
+  const limit = options.maxIssues ?? DEFAULT_MAX_ISSUES;
+  const out = validateAll(request, body, limit);
+  if (out.length <= limit) return out;
+  const listed = out.slice(0, limit);
+  listed.push(error('$', `more than ${limit} issues; the first ${limit} are listed`, 'see the issues above'));
+  return listed;
+}
+
+function validateAll(request: ResponseRequest, body: unknown, limit: number): ResponseIssue[] {
   const out: ResponseIssue[] = [];
   if (!isRecord(body)) {
     out.push(error('$', 'a response must be a JSON object with one wrapper key', 'the client fails the request'));
@@ -78,7 +101,7 @@ export function validateResponse(request: ResponseRequest, body: unknown): Respo
   for (const key of present) {
     if (expected !== undefined && key !== expected)
       out.push(error(`$.${key}`, wrongKey(request, key, expected), 'the client ignores the response'));
-    checkBody(key, body, out);
+    checkBody(key, body, out, limit);
   }
   checkCacheHints(body, out);
   return out;
@@ -93,7 +116,7 @@ function wrongKey(request: ResponseRequest, key: WrapperKey, expected: WrapperKe
   return `a ${request.resource} request is answered with { ${expected} }, not { ${key} }`;
 }
 
-function checkBody(key: WrapperKey, body: Json, out: ResponseIssue[]): void {
+function checkBody(key: WrapperKey, body: Json, out: ResponseIssue[], limit: number): void {
   const value = body[key];
   const base = `$.${key}`;
   if (key === 'meta') {
@@ -123,7 +146,7 @@ function checkBody(key: WrapperKey, body: Json, out: ResponseIssue[]): void {
   }
   const ids = new Map<string, number>();
   const programmeIds: PageProgrammeIds = new Map();
-  for (let i = 0; i < value.length; i++) {
+  for (let i = 0; i < value.length && out.length <= limit; i++) {
     const item = value[i];
     const path = `${base}[${i}]`;
     pushSchema(rule.schema, item, path, rule.effect, out);
