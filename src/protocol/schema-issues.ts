@@ -37,7 +37,8 @@ function describe(issue: AnyIssue): string {
   if (issue.kind === 'schema') {
     if (issue.received === 'undefined' && issue.expected?.startsWith('"')) return 'is required: add it';
     if (issue.type === 'picklist' || issue.type === 'literal') {
-      return `must be ${issue.expected?.replaceAll(' | ', ' or ')} (got ${issue.received})`;
+      const choices = (issue.expected ?? '').replace(/^\((.*)\)$/, '$1').replaceAll(' | ', ' or ');
+      return `must be ${choices} (got ${issue.received})`;
     }
     return `must be ${article(issue.expected ?? 'a value')} (got ${issue.received})`;
   }
