@@ -18,9 +18,7 @@ export const StreamBehaviorHintsSchema = v.looseObject({
   countryWhitelist: v.optional(
     v.array(v.pipe(v.string(), v.regex(/^[a-z]{3}$/, 'must be a lowercase ISO 3166-1 alpha-3 code'))),
   ),
-  proxyHeaders: v.optional(
-    v.looseObject({ request: v.optional(HeadersSchema), response: v.optional(HeadersSchema) }),
-  ),
+  proxyHeaders: v.optional(v.looseObject({ request: v.optional(HeadersSchema), response: v.optional(HeadersSchema) })),
   videoHash: v.optional(v.string()),
   videoSize: v.optional(v.number()),
   filename: v.optional(v.string()),
