@@ -27,7 +27,9 @@ export class ChunkDecoder {
     if (this.decoder !== undefined) return this.decoder.decode(chunk, { stream: true });
     this.head.push(chunk);
     this.headLength += chunk.length;
-    return this.headLength < SNIFF_BYTES ? '' : this.openWithHead(true);
+    return this.headLength < SNIFF_BYTES && !declarationComplete(this.head, this.headLength)
+      ? ''
+      : this.openWithHead(true);
   }
 
   /** The text still held: bytes of an unfinished character, or a head shorter than the sniff size. */
@@ -75,6 +77,20 @@ export function sniffEncoding(head: Uint8Array): string {
   if (head[0] === 0x00 && head[1] === 0x3c && head[2] === 0x00 && head[3] === 0x3f) return 'utf-16be';
   const prolog = String.fromCharCode(...head.subarray(0, Math.min(head.length, 200)));
   return DECLARED_ENCODING.exec(prolog)?.[1] ?? 'utf-8';
+}
+
+/** True once the head holds the whole XML declaration, or shows there is none. */
+function declarationComplete(parts: Uint8Array[], length: number): boolean {
+  if (length < 6) return false;
+  const head = concat(parts, length);
+  let start = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+  if (head[0] === 0xff || head[0] === 0xfe || head[0] === 0x00 || head[1] === 0x00) return true; // UTF-16: BOM or zero bytes
+  const opening = '<?xml';
+  for (let i = 0; i < opening.length; i++, start++) {
+    if (start >= head.length) return false;
+    if (head[start] !== opening.charCodeAt(i)) return true;
+  }
+  return head.indexOf(0x3e, start) >= 0; // the `>` that ends `?>`
 }
 
 function concat(parts: Uint8Array[], length: number): Uint8Array {

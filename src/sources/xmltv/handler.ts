@@ -230,7 +230,7 @@ export class XmltvHandler implements Partial<Handler> {
     this.finisher.flush();
     if (this.root === Root.Inside) {
       this.warnings.add(
-        this.lines.at(this.parser.endIndex),
+        this.lines.lastLine(),
         `the guide ends before </tv> (truncated download or file); the ${this.channelIds.size} channels and ${this.programmeCount} programmes read before are kept`,
       );
     } else if (this.channelIds.size === 0 && this.programmeCount === 0) {

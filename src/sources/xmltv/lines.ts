@@ -28,6 +28,11 @@ export class LineCounter {
     return this.line;
   }
 
+  /** The line of the last character pushed so far. */
+  lastLine(): number {
+    return this.at(this.end - 1);
+  }
+
   /** Forgets text before `position`: the parser will not point there again. */
   release(position: number): void {
     while (this.texts.length > 1 && this.starts[1]! <= position && this.starts[1]! <= this.cursor) {
