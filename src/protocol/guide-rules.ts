@@ -1,4 +1,4 @@
-import { arrayOf, isRecord, type Json, type ResponseIssue } from './report.js';
+import { arrayOf, isRecord, type Json, quote, type ResponseIssue } from './report.js';
 
 /**
  * Programme rules for the videos of a channel (spec "Video (programme) object" and "Programme
@@ -57,7 +57,7 @@ export function checkProgrammes(
         out.push({
           severity: 'error',
           path: `${path}.endTime`,
-          message: `${end} is not after startTime ${start}: endTime must be strictly later`,
+          message: `${quote(end)} is not after startTime ${quote(start)}: endTime must be strictly later`,
           effect: 'the video is not a programme and does not appear on the guide grid',
         });
       }
@@ -83,7 +83,7 @@ export function checkProgrammes(
       out.push({
         severity: 'error',
         path: `${path}.id`,
-        message: `"${id}" is used by an earlier video of this channel: ids are unique per programme ({channelId}:epg:{startTime})`,
+        message: `${quote(id)} is used by an earlier video of this channel: ids are unique per programme ({channelId}:epg:{startTime})`,
         effect: 'the client keeps only one of the two',
       });
       continue;
@@ -95,7 +95,7 @@ export function checkProgrammes(
       out.push({
         severity: 'warning',
         path: `${path}.id`,
-        message: `"${id}" is also a programme id of ${other}: use {channelId}:epg:{startTime} so ids are unique across channels`,
+        message: `${quote(id)} is also a programme id of ${other}: use {channelId}:epg:{startTime} so ids are unique across channels`,
       });
     } else if (isProgramme) pageIds.set(id, base);
   }
@@ -104,7 +104,7 @@ export function checkProgrammes(
     out.push({
       severity: 'error',
       path: `${base}.behaviorHints.defaultVideoId`,
-      message: `points at the programme "${defaultVideoId}": remove it (a channel plays its live streams, not a programme)`,
+      message: `points at the programme ${quote(defaultVideoId)}: remove it (a channel plays its live streams, not a programme)`,
       effect: 'the client opens that programme instead of the live channel',
     });
   }

@@ -1,4 +1,4 @@
-import { arrayOf, type Collector, isRecord, type Json, stringsOf } from './report.js';
+import { arrayOf, type Collector, isRecord, type Json, quote, stringsOf } from './report.js';
 
 /**
  * Catalog and extra rules of the manifest (spec "Extra rules" and the client's catalog
@@ -47,7 +47,7 @@ export function checkCatalogs(m: Json, out: Collector): { guideCatalogs: string[
       else {
         out.warning(
           base,
-          `repeats catalog ${label} of $.catalogs[${first}]: give each catalog a unique type and id`,
+          `repeats catalog ${quote(label)} of $.catalogs[${first}]: give each catalog a unique type and id`,
           'the client merges them into one catalog',
         );
       }
@@ -56,7 +56,7 @@ export function checkCatalogs(m: Json, out: Collector): { guideCatalogs: string[
     checkExtras(extras, type, out);
     checkGenres(catalog, base, extras, out);
     if (type === 'tv' && extras.some((e) => e.name === 'date')) {
-      guideCatalogs.push(`${base} (${label})`);
+      guideCatalogs.push(`${base} (${quote(label)})`);
       if (!extras.some((e) => e.name === 'skip')) {
         out.warning(
           `${base}.extra`,
@@ -78,7 +78,7 @@ function checkExtras(extras: readonly ExtraEntry[], type: string | undefined, ou
     else {
       out.warning(
         `${extra.path}.name`,
-        `repeats the extra "${extra.name}" declared at index ${earlier}: declare each extra once`,
+        `repeats the extra ${quote(extra.name)} declared at index ${earlier}: declare each extra once`,
         'the client reads only the first declaration',
       );
     }
@@ -87,7 +87,7 @@ function checkExtras(extras: readonly ExtraEntry[], type: string | undefined, ou
       else {
         out.error(
           `${extra.path}.isRequired`,
-          `"${extra.name}" is the second required extra (after "${firstRequired.name}"): at most one extra of a catalog may be required`,
+          `${quote(extra.name)} is the second required extra (after ${quote(firstRequired.name)}): at most one extra of a catalog may be required`,
           'the client ignores this catalog',
         );
       }
@@ -110,7 +110,7 @@ function checkExtraSemantics(extra: ExtraEntry, type: string | undefined, out: C
       if (type !== undefined && type !== 'tv') {
         out.error(
           `${extra.path}.name`,
-          `date is the programme-guide extra and only tv catalogs declare it (this catalog is "${type}"): remove it or make the catalog tv`,
+          `date is the programme-guide extra and only tv catalogs declare it (this catalog is ${quote(type)}): remove it or make the catalog tv`,
           'the client never shows a guide for this catalog',
         );
       }
@@ -141,7 +141,7 @@ function checkExtraSemantics(extra: ExtraEntry, type: string | undefined, out: C
   if (extra.isRequired && !hasOptions) {
     out.warning(
       `${extra.path}.options`,
-      `the required extra "${extra.name}" has no options: list them (the first one is the default)`,
+      `the required extra ${quote(extra.name)} has no options: list them (the first one is the default)`,
       'the client cannot open this catalog in Discover and never shows it on Board',
     );
   }
@@ -171,7 +171,7 @@ function checkGenres(catalog: Json, base: string, extras: readonly ExtraEntry[],
     if (typeof name === 'string' && !options.has(name)) {
       out.warning(
         `${base}.genres[${j}]`,
-        `"${name}" is not in ${genre.path}.options: add it there`,
+        `${quote(name)} is not in ${genre.path}.options: add it there`,
         'the client does not offer this genre',
       );
     }

@@ -1,4 +1,4 @@
-import { arrayOf, type Collector, isRecord, type Json } from './report.js';
+import { arrayOf, type Collector, isRecord, type Json, quote } from './report.js';
 
 /**
  * Config rules: the fields of the generated /configure page and the behaviour hints that send
@@ -25,7 +25,7 @@ export function checkConfig(m: Json, out: Collector, hasConfigurePage: boolean):
       else {
         out.error(
           `${base}.key`,
-          `repeats the key "${field.key}" of $.config[${first}]: each setting needs its own key`,
+          `repeats the key ${quote(field.key)} of $.config[${first}]: each setting needs its own key`,
           'one value would overwrite the other in the user configuration',
         );
       }
@@ -74,25 +74,28 @@ function checkField(field: Json, base: string, out: Collector): void {
     } else if (def !== undefined && !options.includes(def)) {
       out.error(
         `${base}.default`,
-        `"${def}" is not one of the options (${options.map((o) => JSON.stringify(o)).join(', ')})`,
+        `${quote(def)} is not one of the options (${options
+          .slice(0, 10)
+          .map((o) => quote(String(o)))
+          .join(', ')})`,
         'the configure page cannot preselect it',
       );
     }
   } else if (type !== undefined && options !== undefined) {
-    out.warning(`${base}.options`, `options apply only to select fields; this one is "${type}": remove them`);
+    out.warning(`${base}.options`, `options apply only to select fields; this one is ${quote(type)}: remove them`);
   }
 
   if (field.required === true && type !== undefined && NOT_REQUIRABLE.has(type)) {
     out.warning(
       `${base}.required`,
-      `required applies only to text, number and password fields (this one is "${type}"): remove it`,
+      `required applies only to text, number and password fields (this one is ${quote(type)}): remove it`,
       'the configure page ignores it',
     );
   }
   if (type === 'checkbox' && def !== undefined && def !== 'checked') {
-    out.warning(`${base}.default`, `a checkbox default is "checked" (enabled) or absent, not "${def}"`);
+    out.warning(`${base}.default`, `a checkbox default is "checked" (enabled) or absent, not ${quote(def)}`);
   }
   if (type === 'number' && def !== undefined && (def.trim() === '' || !Number.isFinite(Number(def)))) {
-    out.warning(`${base}.default`, `"${def}" is not a number: write the default as digits such as "10"`);
+    out.warning(`${base}.default`, `${quote(def)} is not a number: write the default as digits such as "10"`);
   }
 }

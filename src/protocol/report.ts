@@ -49,3 +49,12 @@ export function arrayOf(value: unknown): readonly unknown[] {
 export function stringsOf(value: unknown): string[] {
   return arrayOf(value).filter((x): x is string => typeof x === 'string');
 }
+
+/**
+ * A user value quoted for a message, cut to a readable length: messages must not grow with the input.
+ *
+ * @example quote('1.0') // '"1.0"'
+ */
+export function quote(value: string, max = 60): string {
+  return JSON.stringify(value.length > max ? `${value.slice(0, max - 1)}…` : value);
+}

@@ -31,6 +31,8 @@ describe('schemaIssues', () => {
       { path: '$.x', message: 'must be at least 1 (got 0)' },
     ]);
     expect(issues(v.picklist(['a', 'b']), 'c')).toEqual([{ path: '$.x', message: 'must be "a" or "b" (got "c")' }]);
+    const [long] = issues(v.picklist(['a', 'b']), 'x'.repeat(10_000));
+    expect(long?.message.length).toBeLessThan(100);
     expect(issues(StreamSchema, { url: 'x' }, 'dropped')).toEqual([
       { path: '$.x.url', message: 'must be an absolute URL (the client drops the item otherwise)', effect: 'dropped' },
     ]);

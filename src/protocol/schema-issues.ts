@@ -32,8 +32,10 @@ function pathOf(base: string, issue: AnyIssue): string {
 }
 
 /** valibot's default messages start with "Invalid"; schema authors' own messages are kept as written. */
-function describe(issue: AnyIssue): string {
-  if (!issue.message.startsWith('Invalid ')) return issue.message;
+function describe(raw: AnyIssue): string {
+  if (!raw.message.startsWith('Invalid ')) return raw.message;
+  // valibot puts the whole input in `received`; a message must not grow with the input.
+  const issue = raw.received.length > 60 ? { ...raw, received: `${raw.received.slice(0, 59)}…` } : raw;
   if (issue.kind === 'schema') {
     if (issue.received === 'undefined' && issue.expected?.startsWith('"')) return 'is required: add it';
     if (issue.type === 'picklist' || issue.type === 'literal') {

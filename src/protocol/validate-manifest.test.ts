@@ -335,6 +335,12 @@ describe('validateManifest', () => {
     expect(issue.effect).toBe('the client ignores this catalog');
   });
 
+  test('messages quote user values but do not grow with them', () => {
+    const report = validateManifest(mutated((m) => (m.version = '9'.repeat(100_000))));
+    expect(report.errors.map((e) => e.path)).toEqual(['$.version']);
+    expect(report.errors[0]!.message.length).toBeLessThan(200);
+  });
+
   test('a manifest with several mistakes reports every one at once', () => {
     const m = mutated((x) => {
       x.version = '1.0';

@@ -4,7 +4,7 @@ import { SEMVER } from './common.js';
 import { type Manifest, ManifestSchema } from './manifest.js';
 import { checkCatalogs } from './manifest-catalog-rules.js';
 import { checkConfig } from './manifest-config-rules.js';
-import { arrayOf, type Collector, collector, isRecord, type Json, type Report, stringsOf } from './report.js';
+import { arrayOf, type Collector, collector, isRecord, type Json, quote, type Report, stringsOf } from './report.js';
 import { RESOURCE_NAMES } from './resource.js';
 import { schemaIssues } from './schema-issues.js';
 
@@ -72,17 +72,17 @@ function checkIdentity(m: Json, out: Collector): void {
   if (typeof m.version === 'string' && !SEMVER.test(m.version)) {
     out.error(
       '$.version',
-      `"${m.version}" is not strict semver: write MAJOR.MINOR.PATCH such as 1.0.0`,
+      `${quote(m.version)} is not strict semver: write MAJOR.MINOR.PATCH such as 1.0.0`,
       'the client refuses to install the add-on',
     );
   }
   if (typeof m.id === 'string' && m.id !== '' && !DOTTED_ID.test(m.id)) {
-    out.warning('$.id', `"${m.id}" should be a dot-separated identifier such as org.example.movies`);
+    out.warning('$.id', `${quote(m.id)} should be a dot-separated identifier such as org.example.movies`);
   }
   if (typeof m.contactEmail === 'string' && !EMAIL.test(m.contactEmail)) {
     out.warning(
       '$.contactEmail',
-      `"${m.contactEmail}" does not look like an e-mail address (name@example.org)`,
+      `${quote(m.contactEmail)} does not look like an e-mail address (name@example.org)`,
       "the client's report button cannot reach you",
     );
   }
@@ -123,7 +123,7 @@ function checkResources(m: Json, out: Collector): void {
     if (!KNOWN_RESOURCES.has(name)) {
       out.warning(
         path,
-        `"${name}" is not a resource the client knows (${RESOURCE_NAMES.join(', ')})`,
+        `${quote(name)} is not a resource the client knows (${RESOURCE_NAMES.join(', ')})`,
         'the client never requests it',
       );
     }
@@ -137,7 +137,7 @@ function checkResources(m: Json, out: Collector): void {
     }
     arrayOf(entry.types).forEach((type, j) => {
       if (typeof type === 'string' && !types.has(type)) {
-        out.warning(`$.resources[${i}].types[${j}]`, `"${type}" is not listed in $.types: add it there`);
+        out.warning(`$.resources[${i}].types[${j}]`, `${quote(type)} is not listed in $.types: add it there`);
       }
     });
     if (Array.isArray(entry.idPrefixes) && entry.idPrefixes.length === 0) {
@@ -220,7 +220,7 @@ function checkAddonCatalogs(m: Json, out: Collector): void {
     else {
       out.warning(
         `$.addonCatalogs[${i}]`,
-        `repeats add-on catalog ${key} of $.addonCatalogs[${first}]: give it a unique id`,
+        `repeats add-on catalog ${quote(key)} of $.addonCatalogs[${first}]: give it a unique id`,
         'the client merges them into one',
       );
     }

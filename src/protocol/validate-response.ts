@@ -3,7 +3,7 @@ import { AddonEntrySchema } from './addon-entry.js';
 import { checkProgrammes, type PageProgrammeIds } from './guide-rules.js';
 import { MetaPreviewSchema, MetaSchema } from './meta.js';
 import type { ResourcePath } from './path.js';
-import { isRecord, type Json, type ResponseIssue } from './report.js';
+import { isRecord, type Json, quote, type ResponseIssue } from './report.js';
 import { CacheHintsSchema, MAX_PAGE_SIZE, RESPONSE_KEY, WRAPPER_KEYS, type WrapperKey } from './responses.js';
 import { schemaIssues } from './schema-issues.js';
 import { StreamSchema, SubtitleSchema } from './stream.js';
@@ -164,7 +164,7 @@ function checkDuplicateId(item: Json, path: string, ids: Map<string, number>, ou
     out.push(
       warning(
         `${path}.id`,
-        `"${item.id}" repeats an earlier item of this page: list each item once`,
+        `${quote(item.id)} repeats an earlier item of this page: list each item once`,
         'the client merges them',
       ),
     );
