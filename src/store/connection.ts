@@ -1,0 +1,51 @@
+/**
+ * Opens one better-sqlite3 connection with the pragmas every Marquee connection uses.
+ * WAL lets readers on other connections keep their snapshot while an import writes; with WAL,
+ * synchronous=NORMAL is durable across process crashes (only an OS crash can lose the last
+ * commits, never corrupt the file) and avoids an fsync per commit.
+ */
+import Database from 'better-sqlite3';
+import { storeError } from './errors.js';
+
+export type Connection = Database.Database;
+/** A prepared statement taking positional parameters. */
+export type Statement = Database.Statement<unknown[], unknown>;
+
+export interface ConnectionOptions {
+  /** How long a statement waits for a lock held by another connection before failing. */
+  readonly busyTimeoutMs: number;
+  /** Page cache of this connection, in KiB. */
+  readonly cacheKiB: number;
+}
+
+/** Past a checkpoint, the WAL file is truncated back to this size so one big import does not leave it huge. */
+const JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * Opens `file` (created when missing) in WAL mode, or throws STORE_UNAVAILABLE naming the file.
+ *
+ * @example const db = openConnection('/data/marquee.db', { busyTimeoutMs: 5000, cacheKiB: 16384 })
+ */
+export function openConnection(file: string, options: ConnectionOptions): Connection {
+  let db: Connection | undefined;
+  try {
+    db = new Database(file, { timeout: options.busyTimeoutMs });
+    // The first statement reads the header: a garbage file fails here with SQLITE_NOTADB.
+    const mode = db.pragma('journal_mode = WAL', { simple: true });
+    if (mode !== 'wal') {
+      throw new Error(`the file system refused WAL mode (journal_mode is ${String(mode)})`);
+    }
+    db.pragma('synchronous = NORMAL');
+    db.pragma(`cache_size = -${Math.max(256, Math.trunc(options.cacheKiB))}`);
+    db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT}`);
+    db.pragma('foreign_keys = OFF');
+    return db;
+  } catch (error) {
+    try {
+      db?.close();
+    } catch {
+      // The connection is unusable anyway; the open error is the one to report.
+    }
+    throw storeError(file, error, 'opening the store');
+  }
+}

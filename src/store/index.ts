@@ -1,0 +1,24 @@
+export type { LiveTvImport } from './livetv/import.js';
+export { parseUtcDay } from './livetv/read.js';
+export { normalizeName } from './livetv/rows.js';
+export type {
+  ChannelInput,
+  ChannelQuery,
+  ChannelRow,
+  CommitInput,
+  GroupRow,
+  GuideChannelRow,
+  GuideDayChannel,
+  GuideDayQuery,
+  ImportRecord,
+  ImportStatus,
+  LiveTvCounts,
+  LiveTvDropped,
+  LiveTvImportOptions,
+  LiveTvImportReport,
+  ProgrammeRow,
+  StreamInput,
+  StreamRow,
+} from './livetv/types.js';
+export { APPLICATION_ID } from './migrate.js';
+export { openStore, type Store, type StoreContext, type StoreOptions } from './store.js';

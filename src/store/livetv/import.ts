@@ -1,0 +1,364 @@
+/**
+ * An atomic live-TV import. It runs on its own connection inside ONE write transaction that
+ * first empties the live-TV tables and then fills them: readers on other connections keep their
+ * WAL snapshot of the previous data until COMMIT, and a throw, an abort, a crash or a SIGKILL
+ * before COMMIT leaves the previous data untouched, with nothing to clean up (SQLite ignores
+ * uncommitted WAL frames). Chosen over staged tables + a swap after measuring both: inserting
+ * into freshly emptied tables is as fast as into staging tables, while the swap variant added a
+ * copy (or renamed indexes) and a second copy of the data on disk.
+ */
+import { MarqueeError } from '../../errors.js';
+import type { GuideChannel, Programme } from '../../sources/records.js';
+import type { Connection } from '../connection.js';
+import { isLockError, storeError } from '../errors.js';
+import { boundedDetails, finishImportRecord, startImportRecord } from '../imports.js';
+import { finishLiveTv, type ImportTally } from './finish.js';
+import { clip, LIMITS, normalizeName, programmeParams, recordJson } from './rows.js';
+import type { ChannelInput, CommitInput, LiveTvDropped, LiveTvImportOptions, LiveTvImportReport } from './types.js';
+
+const DAY = 86_400_000;
+
+/** An open live-TV import; nothing it adds is visible to readers before `commit`. */
+export interface LiveTvImport {
+  /** Id of this import in the history. */
+  readonly id: number;
+  /** True once committed or aborted (or failed); every later call throws. */
+  readonly finished: boolean;
+  /** Adds a channel with its streams. @example imp.addChannel({ id: 'mq-tv:one', name: 'One', sort: 1, streams: [{ url }] }) */
+  addChannel(channel: ChannelInput): void;
+  /** Adds a guide's `<channel>`; of several sources, the names of the best priority (lowest number) are kept. */
+  addGuideChannel(channel: GuideChannel, priority?: number): void;
+  /** Adds programmes of one source (lower `priority` wins overlaps); returns how many were written. @example imp.addProgrammes(batch, 0) */
+  addProgrammes(programmes: Iterable<Programme>, priority?: number): number;
+  /** Declares that every channel has been added: programmes of guide channels no channel shows are skipped from now on. */
+  sealChannels(): void;
+  /** Makes the import the served data in one step and records it. Fails (keeping the old data) when it holds no channel. */
+  commit(input?: CommitInput): LiveTvImportReport;
+  /** Drops everything added; the previous data stays served and the failure is recorded with `reason`. */
+  abort(reason: string): void;
+}
+
+export interface ImportHost {
+  readonly file: string;
+  /** A new connection with this busy timeout and cache size. */
+  openWriter(busyTimeoutMs: number, cacheKiB: number): Connection;
+  /** Called once when the import ends, whichever way. */
+  ended(imp: LiveTvImport): void;
+}
+
+/** Retries `attempt` while another connection holds the write lock, without blocking the event loop. */
+async function withLockRetry<T>(attempt: () => T, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (let pause = 10; ; pause = Math.min(pause * 2, 250)) {
+    try {
+      return attempt();
+    } catch (error) {
+      if (!isLockError(error) || Date.now() + pause > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+}
+
+/**
+ * Starts an import on a new connection, waiting (asynchronously) up to `lockTimeoutMs` for
+ * another import to finish.
+ *
+ * @example const imp = await beginLiveTvImport(host, { languages: ['en'] })
+ */
+export async function beginLiveTvImport(host: ImportHost, options: LiveTvImportOptions = {}): Promise<LiveTvImport> {
+  const lockTimeoutMs = options.lockTimeoutMs ?? 60_000;
+  // A short busy timeout: waits for the lock happen in withLockRetry, off the event loop.
+  const db = host.openWriter(20, options.cacheKiB ?? 32 * 1024);
+  let id: number | undefined;
+  try {
+    id = await withLockRetry(() => startImportRecord(db, 'livetv', Date.now()), lockTimeoutMs);
+    await withLockRetry(() => db.exec('BEGIN IMMEDIATE'), lockTimeoutMs);
+    // Without a WHERE clause SQLite truncates each table instead of deleting row by row.
+    db.exec('DELETE FROM streams; DELETE FROM channels; DELETE FROM programmes; DELETE FROM guide_channels;');
+    db.exec('DELETE FROM channel_groups');
+    db.pragma('busy_timeout = 2000');
+  } catch (error) {
+    const reason = isLockError(error)
+      ? `another import is writing ${host.file} (waited ${lockTimeoutMs} ms); the previous data is still served`
+      : storeError(host.file, error, 'starting a live-TV import').message;
+    try {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      if (id !== undefined) finishImportRecord(db, id, 'failed', { reason }, Date.now());
+    } catch {
+      // Best effort: the error below is what matters.
+    }
+    db.close();
+    throw new MarqueeError('IMPORT_FAILED', reason, { cause: error, details: { file: host.file } });
+  }
+  return new Import(host, db, id, options);
+}
+
+class Import implements LiveTvImport {
+  readonly id: number;
+  #finished = false;
+  #sealed = false;
+  readonly #host: ImportHost;
+  readonly #db: Connection;
+  readonly #startedAt = Date.now();
+  readonly #oldest: number;
+  readonly #horizon: number;
+  readonly #maxProgrammeMs: number;
+  readonly #languages: readonly string[];
+  readonly #keyIds = new Map<string, number>();
+  readonly #channelIds = new Set<string>();
+  readonly #tally: ImportTally = {
+    channels: 0,
+    streams: 0,
+    keyChannels: new Map(),
+    keysWithProgrammes: new Set(),
+    keyMaxDuration: new Map(),
+    keyPriority: new Map(),
+    mixedPriorities: new Set(),
+  };
+  #written = 0;
+  readonly #dropped = { past: 0, beyondHorizon: 0, invalid: 0, tooLong: 0, unusedGuide: 0 };
+  readonly #sql;
+
+  constructor(host: ImportHost, db: Connection, id: number, options: LiveTvImportOptions) {
+    this.#host = host;
+    this.#db = db;
+    this.id = id;
+    const now = options.now ?? Date.now();
+    this.#oldest = now - (options.retentionMs ?? 2 * DAY);
+    this.#horizon = now + (options.horizonMs ?? 14 * DAY);
+    this.#maxProgrammeMs = options.maxProgrammeMs ?? 3 * DAY;
+    this.#languages = (options.languages ?? []).map((l) => l.toLowerCase());
+    this.#sql = {
+      channel: db.prepare(
+        'INSERT INTO channels (rid, id, name, name_norm, logo, grp, number, sort, guide_key, key_id, catchup, source) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)',
+      ),
+      stream: db.prepare(
+        'INSERT INTO streams (channel_rid, ord, url, name, user_agent, referrer, kodi_props) VALUES (?,?,?,?,?,?,?)',
+      ),
+      guideKey: db.prepare(`INSERT INTO guide_channels (id, key, names) VALUES (?, ?, '[]')`),
+      guideChannel: db.prepare(
+        'UPDATE guide_channels SET names = ?, icon = ?, url = ?, prio = ? WHERE id = ? AND (prio IS NULL OR prio > ?)',
+      ),
+      // Equal start on one key: the better priority replaces, otherwise the first one stays.
+      programme: db.prepare(`
+        INSERT INTO programmes (key_id, start, stop, prio, title, sub_title, description, icon, categories, season, episode, episode_label, air_date, flags, extra)
+        VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+        ON CONFLICT (key_id, start) DO UPDATE SET
+          stop = excluded.stop, prio = excluded.prio, title = excluded.title, sub_title = excluded.sub_title,
+          description = excluded.description, icon = excluded.icon, categories = excluded.categories,
+          season = excluded.season, episode = excluded.episode, episode_label = excluded.episode_label,
+          air_date = excluded.air_date, flags = excluded.flags, extra = excluded.extra
+        WHERE excluded.prio < programmes.prio`),
+    };
+  }
+
+  get finished(): boolean {
+    return this.#finished;
+  }
+
+  addChannel(channel: ChannelInput): void {
+    this.#run('adding a channel', () => {
+      if (this.#sealed) throw new Error('addChannel after sealChannels()');
+      const { id, name } = channel;
+      if (typeof id !== 'string' || id === '' || id.length > LIMITS.key) {
+        throw new Error(`channel id must be a non-empty string of at most ${LIMITS.key} characters`);
+      }
+      if (this.#channelIds.has(id)) throw new Error(`duplicate channel id "${id}"`);
+      if (typeof name !== 'string' || !Number.isFinite(channel.sort)) {
+        throw new Error(`channel "${id}" needs a string name and a finite sort`);
+      }
+      this.#channelIds.add(id);
+      const rid = ++this.#tally.channels;
+      let keyId: number | null = null;
+      if (channel.guideKey !== undefined && channel.guideKey !== '') {
+        keyId = this.#keyId(channel.guideKey);
+        this.#tally.keyChannels.set(keyId, (this.#tally.keyChannels.get(keyId) ?? 0) + 1);
+      }
+      const shownName = clip(name, LIMITS.name);
+      this.#sql.channel.run(
+        rid,
+        id,
+        shownName,
+        normalizeName(shownName),
+        channel.logo ? clip(channel.logo, LIMITS.url) : null,
+        channel.group ? clip(channel.group, LIMITS.name) : null,
+        Number.isFinite(channel.number) ? channel.number : null,
+        channel.sort,
+        keyId === null ? null : clip(channel.guideKey!, LIMITS.key),
+        keyId,
+        recordJson(channel.catchup),
+        channel.source ? clip(channel.source, LIMITS.url) : null,
+      );
+      channel.streams.forEach((s, ord) => {
+        if (typeof s.url !== 'string' || s.url === '') throw new Error(`channel "${id}" stream ${ord} has no url`);
+        this.#sql.stream.run(
+          rid,
+          ord,
+          clip(s.url, LIMITS.url),
+          s.name ? clip(s.name, LIMITS.name) : null,
+          s.userAgent ? clip(s.userAgent, LIMITS.url) : null,
+          s.referrer ? clip(s.referrer, LIMITS.url) : null,
+          recordJson(s.kodiProps),
+        );
+        this.#tally.streams++;
+      });
+    });
+  }
+
+  addGuideChannel(channel: GuideChannel, priority = 0): void {
+    this.#run('adding a guide channel', () => {
+      checkPriority(priority);
+      if (typeof channel.id !== 'string' || channel.id === '') throw new Error('guide channel without id');
+      const names = channel.displayNames
+        .slice(0, LIMITS.items)
+        .map((n) =>
+          n.lang === undefined
+            ? { text: clip(n.text, LIMITS.name) }
+            : { text: clip(n.text, LIMITS.name), lang: clip(n.lang, LIMITS.item) },
+        );
+      const keyId = this.#keyId(channel.id);
+      const icon = channel.icon ? clip(channel.icon, LIMITS.url) : null;
+      const url = channel.url ? clip(channel.url, LIMITS.url) : null;
+      this.#sql.guideChannel.run(JSON.stringify(names), icon, url, priority, keyId, priority);
+    });
+  }
+
+  addProgrammes(programmes: Iterable<Programme>, priority = 0): number {
+    return this.#run('adding programmes', () => {
+      checkPriority(priority);
+      const { keyChannels, keysWithProgrammes, keyMaxDuration, keyPriority, mixedPriorities } = this.#tally;
+      const dropped = this.#dropped;
+      let written = 0;
+      for (const p of programmes) {
+        const start = Math.trunc(p.start);
+        const stop = Math.trunc(p.stop);
+        if (!Number.isFinite(start) || !Number.isFinite(stop) || stop <= start || !p.channelId) {
+          dropped.invalid++;
+        } else if (stop <= this.#oldest) {
+          dropped.past++;
+        } else if (start >= this.#horizon) {
+          dropped.beyondHorizon++;
+        } else if (stop - start > this.#maxProgrammeMs) {
+          dropped.tooLong++;
+        } else {
+          const known = this.#keyIds.get(p.channelId);
+          if (this.#sealed && (known === undefined || !keyChannels.has(known))) {
+            dropped.unusedGuide++;
+            continue;
+          }
+          const keyId = known ?? this.#keyId(p.channelId);
+          this.#sql.programme.run(programmeParams(p, keyId, start, stop, priority, this.#languages));
+          written++;
+          keysWithProgrammes.add(keyId);
+          if (stop - start > (keyMaxDuration.get(keyId) ?? 0)) keyMaxDuration.set(keyId, stop - start);
+          const first = keyPriority.get(keyId);
+          if (first === undefined) keyPriority.set(keyId, priority);
+          else if (first !== priority) mixedPriorities.add(keyId);
+        }
+      }
+      this.#written += written;
+      return written;
+    });
+  }
+
+  sealChannels(): void {
+    this.#run('sealing channels', () => {
+      this.#sealed = true;
+    });
+  }
+
+  commit(input: CommitInput = {}): LiveTvImportReport {
+    return this.#run('committing', () => {
+      if (this.#tally.channels === 0) {
+        throw new MarqueeError(
+          'IMPORT_FAILED',
+          `the live-TV import into ${this.#host.file} holds no channel, so it was not applied; the previous data is still served`,
+          { details: { file: this.#host.file } },
+        );
+      }
+      const result = finishLiveTv(this.#db, this.#tally);
+      const { programmes } = result.counts;
+      const dropped: LiveTvDropped = {
+        ...this.#dropped,
+        unusedGuide: this.#dropped.unusedGuide + result.unusedGuide,
+        overlapped: result.overlapped,
+        duplicate: this.#written - programmes - result.overlapped - result.unusedGuide,
+      };
+      const details = boundedDetails(input.details);
+      const report: LiveTvImportReport = {
+        counts: result.counts,
+        dropped,
+        warnings: input.warnings ?? 0,
+        durationMs: Date.now() - this.#startedAt,
+        ...(details === undefined ? {} : { details }),
+      };
+      finishImportRecord(this.#db, this.id, 'ok', report, Date.now());
+      this.#db.exec('COMMIT');
+      this.#end();
+      return report;
+    });
+  }
+
+  abort(reason: string): void {
+    if (this.#finished) return;
+    this.#fail(reason);
+  }
+
+  /** Runs one step; any error ends the import (rolled back, recorded) and is rethrown as IMPORT_FAILED. */
+  #run<T>(doing: string, step: () => T): T {
+    if (this.#finished) {
+      throw new MarqueeError('IMPORT_FAILED', `live-TV import ${this.id} is already finished (while ${doing})`);
+    }
+    try {
+      return step();
+    } catch (error) {
+      const reason =
+        error instanceof MarqueeError
+          ? error.message
+          : error instanceof Error && !('code' in error)
+            ? `live-TV import into ${this.#host.file} failed while ${doing}: ${error.message}; the previous data is still served`
+            : `${storeError(this.#host.file, error, doing).message} The previous data is still served.`;
+      this.#fail(reason);
+      throw error instanceof MarqueeError && error.code === 'IMPORT_FAILED'
+        ? error
+        : new MarqueeError('IMPORT_FAILED', reason, { cause: error, details: { file: this.#host.file } });
+    }
+  }
+
+  #keyId(key: string): number {
+    const k = clip(key, LIMITS.key);
+    let id = this.#keyIds.get(k);
+    if (id === undefined) {
+      id = this.#keyIds.size + 1;
+      this.#keyIds.set(k, id);
+      this.#sql.guideKey.run(id, k);
+    }
+    return id;
+  }
+
+  #fail(reason: string): void {
+    try {
+      if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
+      finishImportRecord(this.#db, this.id, 'failed', { reason }, Date.now());
+    } catch {
+      // Recording the failure is best effort (disk full, lock); the rollback is what protects the data.
+    }
+    this.#end();
+  }
+
+  #end(): void {
+    this.#finished = true;
+    try {
+      // One import rewrites most pages: fold the WAL back into the file now rather than on a later read.
+      if (this.#db.open) this.#db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // A busy checkpoint is retried by SQLite's automatic checkpoints later.
+    }
+    if (this.#db.open) this.#db.close();
+    this.#host.ended(this);
+  }
+}
+
+function checkPriority(priority: number): void {
+  if (!Number.isSafeInteger(priority)) throw new Error(`priority must be an integer, got ${priority}`);
+}

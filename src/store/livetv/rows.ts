@@ -1,0 +1,201 @@
+/**
+ * Conversions between records and table rows. Texts from sources are clipped to fixed bounds
+ * (a 10 MB description must not reach every guide page) and one language is chosen per text,
+ * so a programme row stays small and reads need no language logic.
+ */
+import type { LangText, Programme } from '../../sources/records.js';
+import type { ChannelRow, ProgrammeRow, StreamRow } from './types.js';
+
+export const LIMITS = {
+  key: 500,
+  name: 500,
+  title: 1_000,
+  description: 20_000,
+  url: 8_192,
+  item: 300,
+  items: 50,
+} as const;
+
+const FLAG_PREVIOUSLY_SHOWN = 1;
+const FLAG_NEW = 2;
+
+/** Cuts `text` to `max` UTF-16 units without splitting a surrogate pair. */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = text.charCodeAt(max - 1) >= 0xd800 && text.charCodeAt(max - 1) <= 0xdbff ? max - 1 : max;
+  return text.slice(0, end);
+}
+
+function clipOptional(text: string | undefined, max: number): string | null {
+  return text === undefined || text === '' ? null : clip(text, max);
+}
+
+/**
+ * Lower-case, accents and width variants folded, spaces collapsed: the search form of a name.
+ *
+ * @example normalizeName('  Télé  ÉTOILE ') === 'tele etoile'
+ */
+export function normalizeName(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toUpperCase() // folds ß to SS before lower-casing, like a case-insensitive compare
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+function langMatches(lang: string | undefined, preferred: string): boolean {
+  if (lang === undefined) return false;
+  const l = lang.toLowerCase();
+  return l === preferred || l.startsWith(`${preferred}-`);
+}
+
+/** The text in the first preferred language that has one, else the first text. */
+export function pickText(texts: readonly LangText[], languages: readonly string[]): string | undefined {
+  if (texts.length > 1) {
+    for (const preferred of languages) {
+      for (const t of texts) if (langMatches(t.lang, preferred)) return t.text;
+    }
+  }
+  return texts[0]?.text;
+}
+
+function pickCategories(texts: readonly LangText[], languages: readonly string[]): string[] {
+  let chosen = texts;
+  for (const preferred of languages) {
+    if (texts.some((t) => langMatches(t.lang, preferred))) {
+      chosen = texts.filter((t) => t.lang === undefined || langMatches(t.lang, preferred));
+      break;
+    }
+  }
+  const out = new Set<string>();
+  for (const t of chosen) {
+    if (out.size >= LIMITS.items) break;
+    if (t.text !== '') out.add(clip(t.text, LIMITS.item));
+  }
+  return [...out];
+}
+
+function clipList(items: readonly string[]): string[] {
+  return items.slice(0, LIMITS.items).map((s) => clip(s, LIMITS.item));
+}
+
+/** Bound parameters of the programme upsert, in column order. */
+export function programmeParams(
+  p: Programme,
+  keyId: number,
+  start: number,
+  stop: number,
+  priority: number,
+  languages: readonly string[],
+): unknown[] {
+  const categories = pickCategories(p.categories, languages);
+  const ratings = p.ratings
+    .slice(0, LIMITS.items)
+    .map((r) =>
+      r.system === undefined
+        ? { value: clip(r.value, LIMITS.item) }
+        : { system: clip(r.system, LIMITS.item), value: clip(r.value, LIMITS.item) },
+    );
+  const extra: Record<string, unknown> = {};
+  if (ratings.length > 0) extra.ratings = ratings;
+  if (p.starRating !== undefined) extra.starRating = clip(p.starRating, LIMITS.item);
+  if (p.directors.length > 0) extra.directors = clipList(p.directors);
+  if (p.actors.length > 0) extra.actors = clipList(p.actors);
+  return [
+    keyId,
+    start,
+    stop,
+    priority,
+    clip(pickText(p.titles, languages) ?? '', LIMITS.title),
+    clipOptional(pickText(p.subTitles, languages), LIMITS.title),
+    clipOptional(pickText(p.descriptions, languages), LIMITS.description),
+    clipOptional(p.icon, LIMITS.url),
+    categories.length > 0 ? JSON.stringify(categories) : null,
+    Number.isSafeInteger(p.season) ? p.season : null,
+    Number.isSafeInteger(p.episode) ? p.episode : null,
+    clipOptional(p.episodeOnScreen, LIMITS.item),
+    clipOptional(p.date, LIMITS.item),
+    (p.previouslyShown ? FLAG_PREVIOUSLY_SHOWN : 0) | (p.isNew ? FLAG_NEW : 0),
+    ratings.length + (p.starRating === undefined ? 0 : 1) + p.directors.length + p.actors.length > 0
+      ? JSON.stringify(extra)
+      : null,
+  ];
+}
+
+/** The SELECT list that `programmeFromRaw` reads, prefixed by the guide key id. */
+export const PROGRAMME_SELECT =
+  'p.key_id, p.start, p.stop, p.title, p.sub_title, p.description, p.icon, p.categories, p.season, p.episode, p.episode_label, p.air_date, p.flags, p.extra';
+
+const EMPTY: readonly never[] = Object.freeze([]);
+
+interface Extra {
+  ratings?: ProgrammeRow['ratings'];
+  starRating?: string;
+  directors?: string[];
+  actors?: string[];
+}
+
+/** A programme row from a raw result of PROGRAMME_SELECT (every property set, for one object shape). */
+export function programmeFromRaw(r: unknown[]): ProgrammeRow {
+  const extra = r[13] === null ? undefined : (JSON.parse(r[13] as string) as Extra);
+  const flags = r[12] as number;
+  return {
+    start: r[1] as number,
+    stop: r[2] as number,
+    title: r[3] as string,
+    subTitle: (r[4] as string | null) ?? undefined,
+    description: (r[5] as string | null) ?? undefined,
+    icon: (r[6] as string | null) ?? undefined,
+    categories: r[7] === null ? EMPTY : (JSON.parse(r[7] as string) as string[]),
+    season: (r[8] as number | null) ?? undefined,
+    episode: (r[9] as number | null) ?? undefined,
+    episodeOnScreen: (r[10] as string | null) ?? undefined,
+    date: (r[11] as string | null) ?? undefined,
+    ratings: extra?.ratings ?? EMPTY,
+    starRating: extra?.starRating,
+    directors: extra?.directors ?? EMPTY,
+    actors: extra?.actors ?? EMPTY,
+    previouslyShown: (flags & FLAG_PREVIOUSLY_SHOWN) !== 0,
+    isNew: (flags & FLAG_NEW) !== 0,
+  };
+}
+
+/** The SELECT list that `channelFromRaw` reads; the last column is the guide key id. */
+export const CHANNEL_SELECT =
+  'c.id, c.name, c.logo, c.grp, c.number, c.sort, c.guide_key, c.catchup, c.source, c.key_id';
+
+/** A channel row from a raw result of CHANNEL_SELECT. */
+export function channelFromRaw(r: unknown[]): ChannelRow {
+  return {
+    id: r[0] as string,
+    name: r[1] as string,
+    logo: (r[2] as string | null) ?? undefined,
+    group: (r[3] as string | null) ?? undefined,
+    number: (r[4] as number | null) ?? undefined,
+    sort: r[5] as number,
+    guideKey: (r[6] as string | null) ?? undefined,
+    catchup: r[7] === null ? undefined : (JSON.parse(r[7] as string) as Record<string, string>),
+    source: (r[8] as string | null) ?? undefined,
+  };
+}
+
+/** A stream row from `SELECT url, name, user_agent, referrer, kodi_props`. */
+export function streamFromRaw(r: unknown[]): StreamRow {
+  return {
+    url: r[0] as string,
+    name: (r[1] as string | null) ?? undefined,
+    userAgent: (r[2] as string | null) ?? undefined,
+    referrer: (r[3] as string | null) ?? undefined,
+    kodiProps: r[4] === null ? undefined : (JSON.parse(r[4] as string) as Record<string, string>),
+  };
+}
+
+/** A string→string map as bounded JSON, or null when empty. */
+export function recordJson(record: Readonly<Record<string, string>> | undefined): string | null {
+  if (record === undefined) return null;
+  const entries = Object.entries(record).slice(0, LIMITS.items);
+  if (entries.length === 0) return null;
+  return JSON.stringify(Object.fromEntries(entries.map(([k, v]) => [clip(k, LIMITS.item), clip(v, LIMITS.url)])));
+}

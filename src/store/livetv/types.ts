@@ -1,0 +1,187 @@
+/**
+ * What the live-TV part of the store takes (inputs) and gives back (rows). Inputs are what the
+ * live-TV backend computes from the source records (ids, order, guide matching); programmes and
+ * guide channels are the source records themselves.
+ */
+import type { LangText } from '../../sources/records.js';
+
+/** One playable stream of a channel (one playlist entry). */
+export interface StreamInput {
+  readonly url: string;
+  readonly name?: string;
+  readonly userAgent?: string;
+  readonly referrer?: string;
+  readonly kodiProps?: Readonly<Record<string, string>>;
+}
+
+/** A channel as the backend built it from one or more playlist entries. */
+export interface ChannelInput {
+  /** Stable public id, e.g. `mq-tv:bbc-one`; unique within one import. */
+  readonly id: string;
+  readonly name: string;
+  readonly logo?: string;
+  /** Playlist group, served as the catalog genre. */
+  readonly group?: string;
+  /** `tvg-chno`. */
+  readonly number?: number;
+  /** Catalog order key (e.g. tvg-chno, else a position after the numbered ones); ties keep insertion order. */
+  readonly sort: number;
+  /** The guide's channel id this channel shows; several channels may share one. */
+  readonly guideKey?: string;
+  readonly catchup?: Readonly<Record<string, string>>;
+  /** Where the channel came from (playlist path or URL), for reports. */
+  readonly source?: string;
+  /** In the order they should be offered; may be empty. */
+  readonly streams: readonly StreamInput[];
+}
+
+export interface LiveTvImportOptions {
+  /** The import's clock (epoch ms) for the retention and horizon windows; default Date.now(). */
+  readonly now?: number;
+  /** Programmes that ended more than this long before `now` are dropped. Default 2 days. */
+  readonly retentionMs?: number;
+  /** Programmes that start this long after `now` or later are dropped. Default 14 days. */
+  readonly horizonMs?: number;
+  /** Programmes longer than this are dropped as implausible (they would widen every guide scan). Default 3 days. */
+  readonly maxProgrammeMs?: number;
+  /** Preferred languages for titles, descriptions and categories (`['de', 'en']`); default: the first given. */
+  readonly languages?: readonly string[];
+  /** How long to wait for another import to finish before failing. Default 60 s. */
+  readonly lockTimeoutMs?: number;
+  /** Page cache of the import connection in KiB (bounds its memory). Default 32 MiB. */
+  readonly cacheKiB?: number;
+}
+
+/** What the caller adds to the import record at commit. */
+export interface CommitInput {
+  /** Warnings the sources produced (the store only counts them). */
+  readonly warnings?: number;
+  /** Anything JSON-serialisable worth keeping (sources, unmatched channel names, first warnings); max 256 KiB. */
+  readonly details?: unknown;
+}
+
+/** Counts of the data an import holds, as served. */
+export interface LiveTvCounts {
+  readonly channels: number;
+  readonly streams: number;
+  readonly guideChannels: number;
+  readonly programmes: number;
+  /** Channels whose guide key has at least one programme. */
+  readonly matchedChannels: number;
+  readonly unmatchedChannels: number;
+  readonly groups: number;
+}
+
+/** Programmes the import did not keep, by reason. */
+export interface LiveTvDropped {
+  /** Ended before now - retention. */
+  readonly past: number;
+  /** Start at or after now + horizon. */
+  readonly beyondHorizon: number;
+  /** Non-finite times or stop <= start. */
+  readonly invalid: number;
+  /** Longer than maxProgrammeMs. */
+  readonly tooLong: number;
+  /** Overlapped a programme of a higher-priority source on the same guide channel. */
+  readonly overlapped: number;
+  /** Same guide channel and start as a programme kept (higher priority or first seen). */
+  readonly duplicate: number;
+  /** Their guide channel is shown by no channel. */
+  readonly unusedGuide: number;
+}
+
+export interface LiveTvImportReport {
+  readonly counts: LiveTvCounts;
+  readonly dropped: LiveTvDropped;
+  readonly warnings: number;
+  readonly durationMs: number;
+  readonly details?: unknown;
+}
+
+export type ImportStatus = 'running' | 'ok' | 'failed' | 'interrupted';
+
+/** One row of the import history. `report` is a LiveTvImportReport when ok, `{ reason }` otherwise. */
+export interface ImportRecord {
+  readonly id: number;
+  readonly kind: string;
+  readonly status: ImportStatus;
+  readonly startedAt: number;
+  readonly finishedAt?: number;
+  readonly report?: LiveTvImportReport | { readonly reason: string };
+}
+
+export interface ChannelRow {
+  readonly id: string;
+  readonly name: string;
+  readonly logo?: string;
+  readonly group?: string;
+  readonly number?: number;
+  readonly sort: number;
+  readonly guideKey?: string;
+  readonly catchup?: Readonly<Record<string, string>>;
+  readonly source?: string;
+}
+
+export interface StreamRow {
+  readonly url: string;
+  readonly name?: string;
+  readonly userAgent?: string;
+  readonly referrer?: string;
+  readonly kodiProps?: Readonly<Record<string, string>>;
+}
+
+export interface GuideChannelRow {
+  readonly key: string;
+  readonly displayNames: readonly LangText[];
+  readonly icon?: string;
+  readonly url?: string;
+}
+
+/** A programme as served: one language already chosen for its texts. */
+export interface ProgrammeRow {
+  readonly start: number;
+  readonly stop: number;
+  readonly title: string;
+  readonly subTitle?: string;
+  readonly description?: string;
+  readonly icon?: string;
+  readonly categories: readonly string[];
+  readonly season?: number;
+  readonly episode?: number;
+  readonly episodeOnScreen?: string;
+  readonly date?: string;
+  readonly ratings: ReadonlyArray<{ readonly system?: string; readonly value: string }>;
+  readonly starRating?: string;
+  readonly directors: readonly string[];
+  readonly actors: readonly string[];
+  readonly previouslyShown: boolean;
+  readonly isNew: boolean;
+}
+
+export interface GroupRow {
+  readonly name: string;
+  readonly channels: number;
+}
+
+export interface ChannelQuery {
+  readonly group?: string;
+  /** Case- and accent-insensitive substring of the channel name. */
+  readonly search?: string;
+  readonly offset?: number;
+  /** At most 1000; default 100. */
+  readonly limit?: number;
+}
+
+export interface GuideDayQuery {
+  /** UTC day, `YYYY-MM-DD`. */
+  readonly day: string;
+  readonly group?: string;
+  readonly offset?: number;
+  readonly limit?: number;
+}
+
+/** One channel of a guide day page; channels without programmes that day have an empty list. */
+export interface GuideDayChannel {
+  readonly channel: ChannelRow;
+  readonly programmes: readonly ProgrammeRow[];
+}

@@ -1,0 +1,81 @@
+import type { Migration } from './migration.js';
+
+/**
+ * Live-TV tables. Programmes are keyed by the guide's channel (`guide_channels.id`), so matching
+ * a playlist channel to a guide is only `channels.key_id`, and several channels can share one
+ * guide. The unique (key_id, start) index is both the "one programme per start" rule and the
+ * index that makes a guide day a range scan: start > day start - max_duration of that key.
+ * Rarely used programme fields live in one JSON column (`extra`) to keep rows compact.
+ */
+export const liveTvMigrations: readonly Migration[] = [
+  {
+    name: 'livetv-001-channels-guide',
+    up(db) {
+      db.exec(`
+        CREATE TABLE channels (
+          rid INTEGER PRIMARY KEY,     -- insertion order: the tie-break after sort
+          id TEXT NOT NULL UNIQUE,     -- stable public id (mq-tv:...), computed by the backend
+          name TEXT NOT NULL,
+          name_norm TEXT NOT NULL,     -- lower-case, accents removed: substring search
+          logo TEXT,
+          grp TEXT,
+          number REAL,
+          sort REAL NOT NULL,
+          guide_key TEXT,
+          key_id INTEGER,              -- guide_channels.id of guide_key
+          catchup TEXT,                -- JSON object
+          source TEXT
+        );
+        CREATE INDEX channels_sort ON channels (sort);
+        CREATE INDEX channels_grp_sort ON channels (grp, sort);
+
+        CREATE TABLE streams (
+          channel_rid INTEGER NOT NULL,
+          ord INTEGER NOT NULL,
+          url TEXT NOT NULL,
+          name TEXT,
+          user_agent TEXT,
+          referrer TEXT,
+          kodi_props TEXT,             -- JSON object
+          PRIMARY KEY (channel_rid, ord)
+        ) WITHOUT ROWID;
+
+        CREATE TABLE guide_channels (
+          id INTEGER PRIMARY KEY,
+          key TEXT NOT NULL UNIQUE,
+          names TEXT NOT NULL,         -- JSON [{ text, lang? }]
+          icon TEXT,
+          url TEXT,
+          prio INTEGER,                -- priority of the source the names came from
+          max_duration INTEGER NOT NULL DEFAULT 0
+        );
+
+        CREATE TABLE programmes (
+          key_id INTEGER NOT NULL,
+          start INTEGER NOT NULL,      -- epoch ms, UTC
+          stop INTEGER NOT NULL,
+          prio INTEGER NOT NULL,       -- source priority, lower wins
+          title TEXT NOT NULL,
+          sub_title TEXT,
+          description TEXT,
+          icon TEXT,
+          categories TEXT,             -- JSON string[]
+          season INTEGER,
+          episode INTEGER,
+          episode_label TEXT,
+          air_date TEXT,
+          flags INTEGER NOT NULL,      -- 1 previously shown, 2 new
+          extra TEXT                   -- JSON { ratings, starRating, directors, actors }
+        );
+        CREATE UNIQUE INDEX programmes_key_start ON programmes (key_id, start);
+
+        CREATE TABLE channel_groups (
+          name TEXT PRIMARY KEY,
+          first_sort REAL NOT NULL,
+          first_rid INTEGER NOT NULL,
+          channels INTEGER NOT NULL
+        ) WITHOUT ROWID;
+      `);
+    },
+  },
+];

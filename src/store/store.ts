@@ -1,0 +1,165 @@
+/**
+ * `openStore`: one read connection (WAL snapshot reads, statements prepared once) plus a new
+ * connection per import. Integrity: opening reads the header (a garbage file fails at once with
+ * STORE_UNAVAILABLE); the full `PRAGMA quick_check` is O(file size), so it runs only when asked
+ * (`openStore(file, { check: true })` or `store.check()`), e.g. by a `marquee doctor` command.
+ */
+import { MarqueeError } from '../errors.js';
+import { type Connection, openConnection, type Statement } from './connection.js';
+import { storeError } from './errors.js';
+import { importQueries } from './imports.js';
+import { beginLiveTvImport, type LiveTvImport } from './livetv/import.js';
+import { type LiveTvReads, liveTvReads } from './livetv/read.js';
+import type { ImportRecord, LiveTvCounts, LiveTvImportOptions, LiveTvImportReport } from './livetv/types.js';
+import { migrate } from './migrate.js';
+import { MIGRATIONS } from './migrations/index.js';
+
+export interface StoreOptions {
+  /** How long a statement waits for another process's lock before STORE_UNAVAILABLE. Default 5000. */
+  readonly busyTimeoutMs?: number;
+  /** Page cache of the read connection in KiB. Default 16 MiB. */
+  readonly cacheKiB?: number;
+  /** Run `PRAGMA quick_check` at open (reads the whole file). Default false. */
+  readonly check?: boolean;
+}
+
+/** Internal handle for other store modules (e.g. library/); backends use the typed methods. */
+export interface StoreContext {
+  readonly file: string;
+  /** The read connection. */
+  readonly db: Connection;
+  /** A new connection with the store's pragmas, for a writer. */
+  openWriter(busyTimeoutMs: number, cacheKiB: number): Connection;
+}
+
+export interface Store extends LiveTvReads {
+  readonly file: string;
+  readonly context: StoreContext;
+  /** Starts an atomic live-TV import on its own connection. @example const imp = await store.beginLiveTvImport() */
+  beginLiveTvImport(options?: LiveTvImportOptions): Promise<LiveTvImport>;
+  /** Counts of the served live-TV data (from its import report; zeros before the first import). */
+  counts(): LiveTvCounts;
+  /** The newest live-TV import of any status, e.g. to show why a refresh failed. */
+  lastImport(): ImportRecord | undefined;
+  /** The newest `n` live-TV imports (max 100), newest first. */
+  importHistory(n?: number): ImportRecord[];
+  /** Changes whenever an import of any kind commits: a cache key for served responses. */
+  dataVersion(): number;
+  /** `PRAGMA quick_check`: `ok` plus up to 20 problems. Reads the whole file. */
+  check(): { ok: boolean; problems: string[] };
+  /** Closes the read connection and aborts imports still open. */
+  close(): void;
+}
+
+const ZERO_COUNTS: LiveTvCounts = {
+  channels: 0,
+  streams: 0,
+  guideChannels: 0,
+  programmes: 0,
+  matchedChannels: 0,
+  unmatchedChannels: 0,
+  groups: 0,
+};
+
+/** Wraps each function of `api` so SQLite failures become STORE_UNAVAILABLE naming `file`. */
+function guard<T extends object>(file: string, api: T): T {
+  const out = {} as Record<string, unknown>;
+  for (const [name, fn] of Object.entries(api)) {
+    out[name] = (...args: unknown[]) => {
+      try {
+        return (fn as (...a: unknown[]) => unknown)(...args);
+      } catch (error) {
+        if (error instanceof MarqueeError) throw error;
+        throw storeError(file, error, `${name}()`);
+      }
+    };
+  }
+  return out as T;
+}
+
+/**
+ * Opens (creating and migrating when needed) the store in `file`.
+ *
+ * @example const store = openStore('/data/marquee.db'); store.listChannels({ offset: 0, limit: 100 })
+ */
+export function openStore(file: string, options: StoreOptions = {}): Store {
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5_000;
+  const db = openConnection(file, { busyTimeoutMs, cacheKiB: options.cacheKiB ?? 16 * 1024 });
+  let reads: LiveTvReads;
+  let imports: ReturnType<typeof importQueries>;
+  let dataVersionStmt: Statement;
+  try {
+    migrate(db, file, MIGRATIONS);
+    reads = liveTvReads(db);
+    imports = importQueries(db);
+    dataVersionStmt = db.prepare<unknown[]>('PRAGMA data_version').pluck();
+  } catch (error) {
+    db.close();
+    throw storeError(file, error, 'opening the store');
+  }
+
+  const context: StoreContext = {
+    file,
+    db,
+    openWriter: (timeout, cacheKiB) => openConnection(file, { busyTimeoutMs: timeout, cacheKiB }),
+  };
+  const active = new Set<LiveTvImport>();
+  // PRAGMA data_version changes when another connection commits; re-read the imports table only then.
+  let seenDataVersion = -1;
+  let version = 0;
+
+  const api = guard(file, {
+    ...reads,
+    counts(): LiveTvCounts {
+      const report = imports.lastOk('livetv')?.report as LiveTvImportReport | undefined;
+      return report?.counts ?? ZERO_COUNTS;
+    },
+    lastImport: () => imports.history('livetv', 1)[0],
+    importHistory: (n = 10) => imports.history('livetv', Math.min(100, Math.max(1, Math.trunc(n) || 1))),
+    dataVersion(): number {
+      const current = dataVersionStmt.get() as number;
+      if (current !== seenDataVersion) {
+        version = imports.newestOkId();
+        seenDataVersion = current;
+      }
+      return version;
+    },
+    check() {
+      const rows = db.prepare('PRAGMA quick_check(20)').pluck().all() as string[];
+      const ok = rows.length === 1 && rows[0] === 'ok';
+      return { ok, problems: ok ? [] : rows };
+    },
+  });
+
+  if (options.check) {
+    const result = api.check();
+    if (!result.ok) {
+      db.close();
+      throw new MarqueeError(
+        'STORE_UNAVAILABLE',
+        `${file}: the integrity check failed (${result.problems.slice(0, 3).join('; ')}). ` +
+          'Move the file aside and run the import again to rebuild the store.',
+        { details: { file, problems: result.problems } },
+      );
+    }
+  }
+
+  return {
+    ...api,
+    file,
+    context,
+    async beginLiveTvImport(importOptions?: LiveTvImportOptions): Promise<LiveTvImport> {
+      if (!db.open) throw storeError(file, new TypeError('The database connection is not open'), 'starting an import');
+      const imp = await beginLiveTvImport(
+        { file, openWriter: context.openWriter, ended: (done) => active.delete(done) },
+        importOptions,
+      );
+      active.add(imp);
+      return imp;
+    },
+    close(): void {
+      for (const imp of [...active]) imp.abort('the store was closed before the import was committed');
+      if (db.open) db.close();
+    },
+  };
+}
