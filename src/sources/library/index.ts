@@ -1,0 +1,14 @@
+export { parseLibraryCsv } from './csv.js';
+export { readLibrary, readLibraryFile, readLibraryFolder } from './files.js';
+export { episodeId, GENERATED_ID_PREFIX, generatedItemId } from './id.js';
+export {
+  LIBRARY_TYPES,
+  type LibraryItem,
+  LibraryItemSchema,
+  LibrarySubtitleSchema,
+  type LibraryVideo,
+  LibraryVideoSchema,
+} from './item.js';
+export { parseLibraryJson } from './json.js';
+export { LIBRARY_DEFAULTS, type LibraryReadOptions, type LibraryReadResult } from './options.js';
+// json-schema.ts is not exported: it needs a dev dependency (@valibot/to-json-schema).
