@@ -1,0 +1,102 @@
+import type { AddonEntry } from '../protocol/addon-entry.js';
+import type { Catalog } from '../protocol/catalog.js';
+import type { ConfigField } from '../protocol/config-field.js';
+import type { Manifest } from '../protocol/manifest.js';
+import type { Meta, MetaPreview } from '../protocol/meta.js';
+import type { ExtraPairs } from '../protocol/path.js';
+import type { CacheHints } from '../protocol/responses.js';
+import type { Stream, Subtitle } from '../protocol/stream.js';
+
+export type MaybePromise<T> = T | Promise<T>;
+
+/** Values a user chose on /configure, typed from the manifest's `config` fields. */
+export type ConfigValues<Fields extends readonly ConfigField[] | undefined> = Fields extends readonly ConfigField[]
+  ? { [F in Fields[number] as F['key']]: ConfigValueOf<F> }
+  : Record<string, never>;
+
+type ConfigValueOf<F extends ConfigField> = F['type'] extends 'number'
+  ? FieldValue<F, number>
+  : F['type'] extends 'checkbox'
+    ? boolean
+    : F['type'] extends 'select'
+      ? F['options'] extends readonly (infer O extends string)[]
+        ? FieldValue<F, O>
+        : FieldValue<F, string>
+      : FieldValue<F, string>;
+
+/** A required field or one with a default always has a value; others may be missing. */
+type FieldValue<F extends ConfigField, T> = F['required'] extends true
+  ? T
+  : F extends { default: string }
+    ? T
+    : T | undefined;
+
+/** The extras of a catalog request, decoded and checked against the catalog's declaration. */
+export interface CatalogExtra {
+  /** Search text, when the catalog declares `search` and the client searched. */
+  readonly search?: string;
+  /** Genre filter, when declared and given. */
+  readonly genre?: string;
+  /** Offset into the feed: any non-negative integer (the running count the client holds). 0 when absent. */
+  readonly skip: number;
+  /** UTC day `YYYY-MM-DD` of a guide request (tv catalogs declaring `date`). */
+  readonly date?: string;
+  /** Every declared extra as given; repeated names (optionsLimit > 1) are lists. */
+  readonly all: Readonly<Record<string, string | readonly string[]>>;
+}
+
+export interface RequestContext<Config> {
+  /** The user's configuration (typed from the manifest's config fields), `{}` when none. */
+  readonly config: Config;
+  /** Aborted when the client goes away or the server shuts down. */
+  readonly signal?: AbortSignal;
+}
+
+export interface CatalogRequest<Config = Record<string, unknown>> extends RequestContext<Config> {
+  readonly type: string;
+  readonly id: string;
+  readonly extra: CatalogExtra;
+  /** The declared catalog object this request is for. */
+  readonly catalog: Catalog;
+}
+
+export interface ItemRequest<Config = Record<string, unknown>> extends RequestContext<Config> {
+  readonly type: string;
+  readonly id: string;
+  /** Extras of the request (subtitles sends videoHash, videoSize, filename). */
+  readonly extra: Readonly<Record<string, string | readonly string[]>>;
+}
+
+/** Handler results: the response body plus optional cache hints. */
+export type CatalogResult = ({ metas: MetaPreview[] } | { metasDetailed: Meta[] }) & CacheHints;
+export type MetaResult = { meta: Meta | null } & CacheHints;
+export type StreamResult = { streams: Stream[] } & CacheHints;
+export type SubtitlesResult = { subtitles: Subtitle[] } & CacheHints;
+export type AddonCatalogResult = { addons: AddonEntry[] } & CacheHints;
+
+/** An add-on's handlers: one per resource it serves. Returning null/undefined means "nothing". */
+export interface Handlers<Config = Record<string, unknown>> {
+  catalog?: (request: CatalogRequest<Config>) => MaybePromise<CatalogResult | null | undefined>;
+  meta?: (request: ItemRequest<Config>) => MaybePromise<MetaResult | null | undefined>;
+  stream?: (request: ItemRequest<Config>) => MaybePromise<StreamResult | null | undefined>;
+  subtitles?: (request: ItemRequest<Config>) => MaybePromise<SubtitlesResult | null | undefined>;
+  addonCatalog?: (request: ItemRequest<Config>) => MaybePromise<AddonCatalogResult | null | undefined>;
+}
+
+/** A request to an add-on, as the path codec reads it. */
+export interface AddonRequest {
+  readonly resource: string;
+  readonly type: string;
+  readonly id: string;
+  readonly extra: ExtraPairs;
+  /** The raw config segment (already percent-decoded), when the path had one. */
+  readonly config?: string;
+  readonly signal?: AbortSignal;
+}
+
+/** What the add-on answers; the server turns it into HTTP. */
+export type AddonResponse =
+  | { readonly status: 200; readonly body: Record<string, unknown>; readonly cache: CacheHints }
+  | { readonly status: 404; readonly reason: string };
+
+export type { Manifest };

@@ -1,0 +1,84 @@
+import { coerceConfig } from '../addon/config.js';
+import type { Addon } from '../addon/create-addon.js';
+import { MarqueeError } from '../errors.js';
+import { configurePage, fieldName } from './configure.js';
+import { pageHeaders } from './page.js';
+import { htmlResponse, notFoundResponse } from './respond.js';
+import type { CoreRequest, CoreResponse } from './types.js';
+
+/** A configure form is a few fields; anything bigger is not one of ours. */
+const MAX_FORM_BYTES = 64 * 1024;
+
+/**
+ * GET /configure (fresh), GET /{config}/configure (reconfigure, pre-filled), POST /configure
+ * (check the values, then show the install link of the encoded configuration).
+ */
+export async function handleConfigure(
+  addon: Addon,
+  request: CoreRequest,
+  segment: string | undefined,
+  baseUrl: string,
+  method: 'GET' | 'POST',
+): Promise<CoreResponse> {
+  const manifest = addon.manifest;
+  const fields = addon.configFields;
+  if (fields.length === 0) return notFoundResponse();
+  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
+  const headers = pageHeaders(nonce);
+
+  let previous: Record<string, unknown> | undefined;
+  let previousSegment: string | undefined;
+  if (segment !== undefined) {
+    try {
+      previousSegment = decodeURIComponent(segment);
+    } catch {
+      return notFoundResponse();
+    }
+    previous = addon.configCodec.decode(previousSegment);
+    if (!previous) return notFoundResponse();
+  }
+
+  if (method === 'GET') {
+    const shown = previous ? coerceConfig(fields, previous).values : {};
+    for (const f of fields) if (f.type === 'password') delete shown[f.key];
+    const page = configurePage({
+      manifest,
+      baseUrl,
+      nonce,
+      values: shown,
+      ...(previousSegment !== undefined ? { previous: previousSegment } : {}),
+    });
+    return htmlResponse(200, page, headers);
+  }
+
+  if (!request.readBody) throw new MarqueeError('BAD_REQUEST', 'this runtime cannot read a request body');
+  const form = new URLSearchParams(Buffer.from(await request.readBody(MAX_FORM_BYTES)).toString('utf8'));
+  const sentPrevious = form.get('previous') ?? undefined;
+  const old = sentPrevious !== undefined ? addon.configCodec.decode(sentPrevious) : undefined;
+  const raw: Record<string, unknown> = {};
+  for (const field of fields) {
+    const value = form.get(fieldName(field.key));
+    if (field.type === 'checkbox') raw[field.key] = value !== null;
+    else if (field.type === 'password' && (value === null || value === '') && old?.[field.key] !== undefined) {
+      raw[field.key] = old[field.key];
+    } else if (value !== null) raw[field.key] = value;
+  }
+  const { values, problems } = coerceConfig(fields, raw);
+  const shown = { ...values };
+  for (const f of fields) if (f.type === 'password') delete shown[f.key];
+  if (problems.length > 0) {
+    const page = configurePage({
+      manifest,
+      baseUrl,
+      nonce,
+      values: { ...raw, ...shown },
+      problems,
+      ...(old && sentPrevious !== undefined ? { previous: sentPrevious } : {}),
+    });
+    return htmlResponse(400, page, headers);
+  }
+  const encoded = addon.configCodec.encode(values);
+  const manifestUrl = `${baseUrl}/${encodeURIComponent(encoded)}/manifest.json`;
+  const page = configurePage({ manifest, baseUrl, nonce, values: shown, previous: encoded, manifestUrl });
+  return htmlResponse(200, page, headers);
+}

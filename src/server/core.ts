@@ -1,0 +1,198 @@
+import type { Addon } from '../addon/create-addon.js';
+import { isMarqueeError } from '../errors.js';
+import { parseAddonPath } from '../protocol/path.js';
+import { DEFAULT_CACHE } from './cache-control.js';
+import { handleConfigure } from './configure-route.js';
+import { STATUS_BY_CODE } from './errors.js';
+import { landingPage } from './landing.js';
+import { pageHeaders } from './page.js';
+import {
+  BASE_HEADERS,
+  htmlResponse,
+  jsonEntry,
+  jsonError,
+  notFoundResponse,
+  sendEntry,
+  textResponse,
+} from './respond.js';
+import { ResponseCache } from './response-cache.js';
+import type { AddonSource, CoreRequest, CoreResponse, RequestHandler, ServerOptions } from './types.js';
+
+const ALLOWED = 'GET, HEAD, OPTIONS';
+const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+/**
+ * The runtime-neutral HTTP core: manifest, resources (with and without the config segment),
+ * landing and configure pages, CORS, cache headers, compression, 404/500 mapping and logging.
+ * Adapters (node.ts, fetch.ts) only translate requests and responses.
+ *
+ * @example const handle = createRequestHandler(addon); const res = await handle({ method: 'GET', url: '/manifest.json', header: () => undefined });
+ */
+export function createRequestHandler(source: AddonSource, options: ServerOptions = {}): RequestHandler {
+  const getAddon = typeof source === 'function' ? source : () => source;
+  const basePath = (options.basePath ?? '').replace(/\/+$/, '');
+  const compression = options.compression ?? true;
+  const cache = options.responseCache === false ? undefined : new ResponseCache(options.responseCache);
+  const defaultCache = options.defaultCache ?? DEFAULT_CACHE;
+  const logger = options.logger;
+  const idPrefix = Math.random().toString(36).slice(2, 8);
+  let counter = 0;
+
+  function baseUrl(request: CoreRequest): string {
+    if (options.publicUrl) return options.publicUrl.replace(/\/+$/, '');
+    const forwardedHost = options.trustProxy ? request.header('x-forwarded-host')?.split(',')[0]?.trim() : undefined;
+    const forwardedProto = options.trustProxy ? request.header('x-forwarded-proto')?.split(',')[0]?.trim() : undefined;
+    const rawHost = forwardedHost ?? request.header('host') ?? '127.0.0.1';
+    const host = HOST.test(rawHost) ? rawHost : '127.0.0.1';
+    const proto =
+      forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : (request.protocol ?? 'http');
+    return `${proto}://${host}${basePath}`;
+  }
+
+  async function route(request: CoreRequest, requestId: string): Promise<CoreResponse> {
+    const { method } = request;
+    if (method === 'OPTIONS') {
+      return {
+        status: 204,
+        headers: {
+          ...BASE_HEADERS,
+          'access-control-allow-methods': ALLOWED,
+          'access-control-allow-headers': request.header('access-control-request-headers') ?? '*',
+          'access-control-max-age': '86400',
+          'content-length': '0',
+        },
+        body: '',
+      };
+    }
+    const q = request.url.indexOf('?');
+    let path = q === -1 ? request.url : request.url.slice(0, q);
+    if (basePath) {
+      if (path !== basePath && !path.startsWith(`${basePath}/`)) return notFoundResponse();
+      path = path.slice(basePath.length) || '/';
+    }
+    const isRead = method === 'GET' || method === 'HEAD';
+    const configure = /^\/(?:([^/]+)\/)?configure\/?$/.exec(path);
+    if (method === 'POST' && configure) {
+      return handleConfigure(getAddon(), request, configure[1], baseUrl(request), 'POST');
+    }
+    if (!isRead) return textResponse(405, 'Method not allowed', { allow: ALLOWED });
+
+    const addon = getAddon();
+    const version = addon.dataVersion();
+    const now = Date.now();
+    if (cache) {
+      const hit = cache.get(path, version, now);
+      if (hit) {
+        return sendEntry(hit, request.header('accept-encoding'), request.header('if-none-match'), compression, {
+          cache,
+          key: path,
+        });
+      }
+    }
+    if (path === '/') return landing(addon, request);
+    if (configure) return handleConfigure(addon, request, configure[1], baseUrl(request), 'GET');
+
+    const parsed = parseAddonPath(path);
+    if (!parsed) return notFoundResponse();
+    const signal = request.signal;
+    const answer =
+      parsed.kind === 'manifest'
+        ? addon.manifestFor(parsed.config)
+        : await addon.handle({
+            ...parsed.path,
+            ...(parsed.config !== undefined ? { config: parsed.config } : {}),
+            ...(signal ? { signal } : {}),
+          });
+    if (answer.status === 404) {
+      logger?.info({ requestId, notFound: answer.reason });
+      return notFoundResponse();
+    }
+    const hints = Object.keys(answer.cache).length > 0 ? answer.cache : defaultCache;
+    const ttl = Math.min((hints.cacheMaxAge ?? 0) * 1000, cache?.maxTtlMs ?? 0);
+    const entry = jsonEntry(answer.body, hints, version, now + ttl);
+    if (cache && ttl > 0) cache.set(path, entry);
+    return sendEntry(
+      entry,
+      request.header('accept-encoding'),
+      request.header('if-none-match'),
+      compression,
+      cache && ttl > 0 ? { cache, key: path } : undefined,
+    );
+  }
+
+  function landing(addon: Addon, request: CoreRequest): CoreResponse {
+    const base = baseUrl(request);
+    const manifest = addon.manifest;
+    if (manifest.behaviorHints?.configurable && (manifest.config?.length ?? 0) > 0) {
+      return {
+        status: 302,
+        headers: { ...BASE_HEADERS, location: `${base}/configure`, 'cache-control': 'no-store', 'content-length': '0' },
+        body: '',
+      };
+    }
+    const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
+    return htmlResponse(200, landingPage(manifest, base, nonce), pageHeaders(nonce));
+  }
+
+  function failure(error: unknown, requestId: string): CoreResponse {
+    if (isMarqueeError(error)) {
+      const status = STATUS_BY_CODE[error.code];
+      if (status === 404) return notFoundResponse();
+      if (status === 400) return textResponse(400, 'Bad request');
+      if (status < 500) return jsonError(status, error.code, error.message, requestId);
+      return jsonError(status, error.code, 'Internal server error', requestId);
+    }
+    return jsonError(500, 'HANDLER_FAILED', 'Internal server error', requestId);
+  }
+
+  return async function handle(request) {
+    const started = performance.now();
+    const requestId = `${idPrefix}-${(++counter).toString(36)}`;
+    let response: CoreResponse;
+    try {
+      response = await route(request, requestId);
+    } catch (error) {
+      response = failure(error, requestId);
+      if (response.status >= 500) {
+        logger?.error({
+          requestId,
+          method: request.method,
+          path: redactPath(request.url, basePath),
+          code: isMarqueeError(error) ? error.code : 'HANDLER_FAILED',
+          error: error instanceof Error ? error.message : String(error),
+          stack: error instanceof Error ? error.stack : undefined,
+        });
+      }
+    }
+    logger?.info({
+      requestId,
+      method: request.method,
+      path: redactPath(request.url, basePath),
+      status: response.status,
+      ms: Math.round((performance.now() - started) * 100) / 100,
+    });
+    return response;
+  };
+}
+
+const FIRST_SEGMENTS = new Set([
+  'catalog',
+  'meta',
+  'stream',
+  'subtitles',
+  'addon_catalog',
+  'manifest.json',
+  'configure',
+  '',
+]);
+
+/** The path for logs: the config segment may hold secrets, so it is never written out; nor is the query. */
+export function redactPath(url: string, basePath = ''): string {
+  const q = url.indexOf('?');
+  let path = q === -1 ? url : url.slice(0, q);
+  if (basePath && path.startsWith(basePath)) path = path.slice(basePath.length);
+  const segments = path.split('/');
+  const first = segments.findIndex((s, i) => i > 0 && (FIRST_SEGMENTS.has(s) || s === 'manifest.json'));
+  if (first > 1) segments[first - 1] = '{config}';
+  return basePath + segments.join('/') + (q === -1 ? '' : '?…');
+}

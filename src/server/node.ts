@@ -1,0 +1,112 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MarqueeError } from '../errors.js';
+import type { CoreRequest, RequestHandler } from './types.js';
+
+function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > maxBytes) {
+      reject(new MarqueeError('BAD_REQUEST', `request body over ${maxBytes} bytes`));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > maxBytes) {
+        req.destroy();
+        reject(new MarqueeError('BAD_REQUEST', `request body over ${maxBytes} bytes`));
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** Adapt the core handler to a Node `request` listener. */
+export function toNodeListener(handler: RequestHandler): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const request: CoreRequest = {
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      header: (name) => {
+        const value = req.headers[name];
+        return Array.isArray(value) ? value.join(', ') : value;
+      },
+      protocol: 'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http',
+      readBody: (maxBytes) => readBody(req, maxBytes),
+    };
+    handler(request).then(
+      (response) => {
+        res.writeHead(response.status, response.headers);
+        res.end(request.method === 'HEAD' ? undefined : response.body);
+      },
+      () => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' });
+        res.end('Internal server error');
+      },
+    );
+  };
+}
+
+export interface RunningServer {
+  readonly server: Server;
+  readonly port: number;
+  /** `http://host:port` */
+  readonly url: string;
+  /** Stop accepting, let in-flight requests finish (up to `graceMs`), then close every connection. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Serve the handler on a port. `port: 0` picks a free one (tests).
+ *
+ * @example const running = await listen(createRequestHandler(addon), { port: 7000, host: '127.0.0.1' });
+ */
+export async function listen(
+  handler: RequestHandler,
+  options: { port?: number; host?: string } = {},
+): Promise<RunningServer> {
+  const server = createServer(
+    { keepAliveTimeout: 5_000, requestTimeout: 30_000, headersTimeout: 15_000 },
+    toNodeListener(handler),
+  );
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  server.on('request', (_req, res: ServerResponse) => {
+    inFlight++;
+    res.on('close', () => {
+      inFlight--;
+      if (inFlight === 0) drained?.();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 7000, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    server,
+    port: address.port,
+    url: `http://${host}:${address.port}`,
+    async close(graceMs = 10_000) {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      if (inFlight > 0) {
+        await Promise.race([
+          new Promise<void>((resolve) => {
+            drained = resolve;
+          }),
+          new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref()),
+        ]);
+      }
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import type { Addon } from '../addon/create-addon.js';
+import type { CacheHints } from '../protocol/responses.js';
+import type { ResponseCacheOptions } from './response-cache.js';
+
+/** A request as every runtime can give it: the core never sees Node's or the Fetch API's objects. */
+export interface CoreRequest {
+  readonly method: string;
+  /** Path and query as received (`/catalog/movie/top.json?x=1`), still percent-encoded. */
+  readonly url: string;
+  /** A request header by lower-case name. */
+  readonly header: (name: string) => string | undefined;
+  /** The scheme the client used, when the adapter knows it. */
+  readonly protocol?: 'http' | 'https';
+  /** Read the body, refusing more than `maxBytes` (only POST /configure reads one). */
+  readonly readBody?: (maxBytes: number) => Promise<Uint8Array>;
+  readonly signal?: AbortSignal;
+}
+
+export interface CoreResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Uint8Array | string;
+}
+
+export interface Logger {
+  info(record: Record<string, unknown>): void;
+  error(record: Record<string, unknown>): void;
+}
+
+export interface ServerOptions {
+  /** Mount prefix, e.g. `/tv`: the add-on answers `/tv/manifest.json`. */
+  readonly basePath?: string;
+  /** The public base URL (scheme, host, prefix) for links on pages; default: from the Host header. */
+  readonly publicUrl?: string;
+  /** Read the scheme and host from X-Forwarded-Proto / X-Forwarded-Host (behind a reverse proxy). */
+  readonly trustProxy?: boolean;
+  readonly logger?: Logger;
+  /** gzip/brotli for clients that accept them. Default true. */
+  readonly compression?: boolean;
+  /** Cache of serialized answers; `false` turns it off. */
+  readonly responseCache?: ResponseCacheOptions | false;
+  /** Cache hints of answers whose handler gave none. Default `{ cacheMaxAge: 300 }`. */
+  readonly defaultCache?: CacheHints;
+}
+
+/** The add-on to serve: fixed, or looked up per request so a backend can swap it after an import. */
+export type AddonSource = Addon | (() => Addon);
+
+export type RequestHandler = (request: CoreRequest) => Promise<CoreResponse>;
