@@ -35,7 +35,7 @@ export function storeError(file: string, error: unknown, doing: string): Marquee
     advice =
       'the database is locked by another process and stayed locked for the whole busy timeout. ' +
       'Stop the other writer or try again later.';
-  } else if (code.startsWith('SQLITE_CANTOPEN')) {
+  } else if (code.startsWith('SQLITE_CANTOPEN') || /directory does not exist/.test(reason)) {
     advice = 'the file cannot be opened: its folder must exist and be readable and writable by this process.';
   } else if (code === 'SQLITE_FULL') {
     advice = 'the disk is full. Free space; the previous data is still in the file.';
