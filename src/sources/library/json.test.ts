@@ -131,6 +131,42 @@ describe('parseLibraryJson', () => {
     expect(warnings[0]!.message).toContain('longer than 100 characters');
   });
 
+  it('skips a bad or repeated episode but keeps its series', () => {
+    const series = {
+      id: 'tt0000001',
+      type: 'series',
+      name: 'Show',
+      videos: [
+        { season: 1, episode: 1, title: 'Pilot' },
+        { season: 1, episode: 2, released: 'yesterday' },
+        { season: 1, episode: 3, overview: 'y'.repeat(50) },
+        { season: 1, episode: 1, title: 'Pilot again' },
+        { episode: 4, rating: 5 },
+        { season: 1, episode: 5, streams: [{ url: 'https://a.example/5.mp4' }] },
+      ],
+    };
+    const { items, warnings } = parseLibraryJson(lines(series), { source: 's.json', maxFieldLength: 40 });
+    expect(items[0]!.videos.map((v) => [v.id, v.title])).toEqual([
+      ['tt0000001:1:1', 'Pilot'],
+      ['tt0000001:1:5', 'Episode 5'],
+    ]);
+    expect(warnings.map((w) => [w.line, w.field, w.message])).toEqual([
+      [
+        2,
+        'videos[1].released',
+        expect.stringMatching(/^item \[0\] "Show": videos\[1\]\.released: must be a year .*; episode skipped$/),
+      ],
+      [2, 'videos[2].overview', 'item [0] "Show": videos[2].overview: longer than 40 characters; episode skipped'],
+      [2, 'videos[4].rating', 'item [0] "Show": videos[4].rating: unknown field ignored'],
+      [2, 'videos[4].season', 'item [0] "Show": videos[4].season: is required; episode skipped'],
+      [
+        2,
+        'videos[3]',
+        'item [0] "Show": videos[3]: duplicate episode id "tt0000001:1:1" (first at videos[0]); episode skipped',
+      ],
+    ]);
+  });
+
   it('warns about unknown fields and keeps the item', () => {
     const { items, warnings } = parseLibraryJson(lines({ ...sintel, gneres: ['Fantasy'] }));
     expect(items).toHaveLength(1);
