@@ -8,9 +8,9 @@ import { validateManifest } from '../protocol/validate-manifest.js';
 import { validateResponse } from '../protocol/validate-response.js';
 import { type ConfigCodec, jsonConfigCodec, readConfig } from './config.js';
 import { readCatalogExtra } from './extra.js';
-import type { AddonRequest, AddonResponse, ConfigValues, Handlers, ItemRequest } from './types.js';
+import type { AddonRequest, AddonResponse, ConfigValues, DeepReadonly, Handlers, ItemRequest } from './types.js';
 
-export interface AddonOptions<M extends ManifestInput> {
+export interface AddonOptions<M extends DeepReadonly<ManifestInput>> {
   /** The manifest; validated at creation: errors refuse to start, warnings are kept on `addon.warnings`. */
   readonly manifest: M;
   readonly handlers: Handlers<ConfigValues<M['config']>>;
@@ -53,7 +53,7 @@ const notFound = (reason: string): AddonResponse => ({ status: 404, reason });
  *   handlers: { catalog: ({ extra }) => ({ metas: page(ALL, extra.skip) }) },
  * });
  */
-export function createAddon<const M extends ManifestInput>(options: AddonOptions<M>): Addon {
+export function createAddon<const M extends DeepReadonly<ManifestInput>>(options: AddonOptions<M>): Addon {
   const { manifest, errors, warnings } = validateManifest(options.manifest);
   if (!manifest || errors.length > 0) {
     const list = errors.map((e) => `  ${e.path}: ${e.message}`).join('\n');

@@ -9,12 +9,19 @@ import type { Stream, Subtitle } from '../protocol/stream.js';
 
 export type MaybePromise<T> = T | Promise<T>;
 
+/** Lets `as const` manifests (readonly arrays and objects all the way down) be passed as they are. */
+export type DeepReadonly<T> = T extends (infer E)[]
+  ? readonly DeepReadonly<E>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+
 /** Values a user chose on /configure, typed from the manifest's `config` fields. */
-export type ConfigValues<Fields extends readonly ConfigField[] | undefined> = Fields extends readonly ConfigField[]
+export type ConfigValues<Fields extends readonly DeepReadonly<ConfigField>[] | undefined> = Fields extends readonly DeepReadonly<ConfigField>[]
   ? { [F in Fields[number] as F['key']]: ConfigValueOf<F> }
   : Record<string, never>;
 
-type ConfigValueOf<F extends ConfigField> = F['type'] extends 'number'
+type ConfigValueOf<F extends DeepReadonly<ConfigField>> = F['type'] extends 'number'
   ? FieldValue<F, number>
   : F['type'] extends 'checkbox'
     ? boolean
@@ -25,7 +32,7 @@ type ConfigValueOf<F extends ConfigField> = F['type'] extends 'number'
       : FieldValue<F, string>;
 
 /** A required field or one with a default always has a value; others may be missing. */
-type FieldValue<F extends ConfigField, T> = F['required'] extends true
+type FieldValue<F extends DeepReadonly<ConfigField>, T> = F['required'] extends true
   ? T
   : F extends { default: string }
     ? T

@@ -80,3 +80,4 @@ export {
   validateResponse,
 } from './validate-response.js';
 export { RatingSchema, type Video, VideoSchema } from './video.js';
+export { jsonPath, schemaIssues } from './schema-issues.js';
