@@ -17,9 +17,10 @@ export type DeepReadonly<T> = T extends (infer E)[]
     : T;
 
 /** Values a user chose on /configure, typed from the manifest's `config` fields. */
-export type ConfigValues<Fields extends readonly DeepReadonly<ConfigField>[] | undefined> = Fields extends readonly DeepReadonly<ConfigField>[]
-  ? { [F in Fields[number] as F['key']]: ConfigValueOf<F> }
-  : Record<string, never>;
+export type ConfigValues<Fields extends readonly DeepReadonly<ConfigField>[] | undefined> =
+  Fields extends readonly DeepReadonly<ConfigField>[]
+    ? { [F in Fields[number] as F['key']]: ConfigValueOf<F> }
+    : Record<string, never>;
 
 type ConfigValueOf<F extends DeepReadonly<ConfigField>> = F['type'] extends 'number'
   ? FieldValue<F, number>
