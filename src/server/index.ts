@@ -1,4 +1,12 @@
 export { cacheControl, DEFAULT_CACHE } from './cache-control.js';
+export {
+  createTokenCodec,
+  generateKeyRing,
+  type KeyRing,
+  parseKeyRing,
+  rotateKeyRing,
+  serializeKeyRing,
+} from './config-token.js';
 export { createRequestHandler, redactPath } from './core.js';
 export { STATUS_BY_CODE } from './errors.js';
 export { toFetchHandler } from './fetch.js';
