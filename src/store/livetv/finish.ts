@@ -1,10 +1,12 @@
 /**
  * The commit-time steps of a live-TV import, run inside its write transaction: drop guide data
- * no channel shows, resolve overlaps between sources by priority, store each guide channel's
- * longest programme (the bound that turns day queries into index range scans), rebuild the
- * group list, and count what is served.
+ * no channel shows, keep one programme per (guide channel, start), build the programme index,
+ * resolve overlaps between sources by priority, store each guide channel's longest programme
+ * (the bound that turns day queries into index range scans), rebuild the group list, and count
+ * what is served.
  */
 import type { Connection } from '../connection.js';
+import { PROGRAMMES_INDEX_SQL } from '../migrations/livetv.js';
 import type { LiveTvCounts } from './types.js';
 
 /** What the import tracked while rows were added (kept in memory: a few entries per guide channel). */
@@ -20,6 +22,9 @@ export interface ImportTally {
   /** Guide key id → priority of its first programme; a key in `mixedPriorities` had several. */
   readonly keyPriority: Map<number, number>;
   readonly mixedPriorities: Set<number>;
+  /** Guide key id → start of its last programme written; a key in `unordered` went back in time (maybe a duplicate start). */
+  readonly keyLastStart: Map<number, number>;
+  readonly unordered: Set<number>;
 }
 
 export interface FinishResult {
@@ -29,14 +34,30 @@ export interface FinishResult {
 }
 
 /** Runs the commit steps on `db` (inside the import transaction) and returns the served counts. */
+function deleteKeys(db: Connection, keyIds: number[]): number {
+  return db
+    .prepare('DELETE FROM programmes WHERE key_id IN (SELECT value FROM json_each(?))')
+    .run(JSON.stringify(keyIds)).changes;
+}
+
 export function finishLiveTv(db: Connection, tally: ImportTally): FinishResult {
-  let unusedGuide = 0;
-  const deleteKey = db.prepare('DELETE FROM programmes WHERE key_id = ?');
-  for (const keyId of tally.keysWithProgrammes) {
-    if (tally.keyChannels.has(keyId)) continue;
-    unusedGuide += deleteKey.run(keyId).changes;
-    tally.keysWithProgrammes.delete(keyId);
+  // Before the index exists, one scan deletes every unused guide channel's programmes.
+  const unused = [...tally.keysWithProgrammes].filter((keyId) => !tally.keyChannels.has(keyId));
+  const unusedGuide = unused.length === 0 ? 0 : deleteKeys(db, unused);
+  for (const keyId of unused) tally.keysWithProgrammes.delete(keyId);
+
+  // Equal start on one key: the best priority stays, then the first written. Only keys whose
+  // programmes did not arrive in increasing start order can hold such pairs.
+  const unordered = [...tally.unordered].filter((keyId) => tally.keysWithProgrammes.has(keyId));
+  if (unordered.length > 0) {
+    db.prepare(`
+      DELETE FROM programmes WHERE rowid IN (
+        SELECT rowid FROM (
+          SELECT rowid, row_number() OVER (PARTITION BY key_id, start ORDER BY prio, rowid) AS place
+          FROM programmes WHERE key_id IN (SELECT value FROM json_each(?)))
+        WHERE place > 1)`).run(JSON.stringify(unordered));
   }
+  db.exec(PROGRAMMES_INDEX_SQL);
 
   // A programme is dropped when a higher-priority source has one overlapping it on the same key.
   // One statement per key: SQLite collects the rows to delete before deleting, so every

@@ -1,17 +1,15 @@
 /**
- * An atomic live-TV import. It runs on its own connection inside ONE write transaction that
- * first empties the live-TV tables and then fills them: readers on other connections keep their
- * WAL snapshot of the previous data until COMMIT, and a throw, an abort, a crash or a SIGKILL
- * before COMMIT leaves the previous data untouched, with nothing to clean up (SQLite ignores
- * uncommitted WAL frames). Chosen over staged tables + a swap after measuring both: inserting
- * into freshly emptied tables is as fast as into staging tables, while the swap variant added a
- * copy (or renamed indexes) and a second copy of the data on disk.
+ * An atomic live-TV import (see begin.ts for why one transaction). Rows go straight into the
+ * emptied tables with plain INSERTs and only a little bookkeeping per guide channel in memory;
+ * everything that needs the whole picture (unused guides, equal starts, overlaps, the index)
+ * happens once at commit in finish.ts.
  */
 import { MarqueeError } from '../../errors.js';
 import type { GuideChannel, Programme } from '../../sources/records.js';
 import type { Connection } from '../connection.js';
-import { isLockError, storeError } from '../errors.js';
-import { boundedDetails, finishImportRecord, startImportRecord } from '../imports.js';
+import { storeError } from '../errors.js';
+import { boundedDetails, finishImportRecord } from '../imports.js';
+import type { ImportHost } from './begin.js';
 import { finishLiveTv, type ImportTally } from './finish.js';
 import { clip, LIMITS, normalizeName, programmeParams, recordJson } from './rows.js';
 import type { ChannelInput, CommitInput, LiveTvDropped, LiveTvImportOptions, LiveTvImportReport } from './types.js';
@@ -38,62 +36,8 @@ export interface LiveTvImport {
   abort(reason: string): void;
 }
 
-export interface ImportHost {
-  readonly file: string;
-  /** A new connection with this busy timeout and cache size. */
-  openWriter(busyTimeoutMs: number, cacheKiB: number): Connection;
-  /** Called once when the import ends, whichever way. */
-  ended(imp: LiveTvImport): void;
-}
-
-/** Retries `attempt` while another connection holds the write lock, without blocking the event loop. */
-async function withLockRetry<T>(attempt: () => T, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (let pause = 10; ; pause = Math.min(pause * 2, 250)) {
-    try {
-      return attempt();
-    } catch (error) {
-      if (!isLockError(error) || Date.now() + pause > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, pause));
-    }
-  }
-}
-
-/**
- * Starts an import on a new connection, waiting (asynchronously) up to `lockTimeoutMs` for
- * another import to finish.
- *
- * @example const imp = await beginLiveTvImport(host, { languages: ['en'] })
- */
-export async function beginLiveTvImport(host: ImportHost, options: LiveTvImportOptions = {}): Promise<LiveTvImport> {
-  const lockTimeoutMs = options.lockTimeoutMs ?? 60_000;
-  // A short busy timeout: waits for the lock happen in withLockRetry, off the event loop.
-  const db = host.openWriter(20, options.cacheKiB ?? 32 * 1024);
-  let id: number | undefined;
-  try {
-    id = await withLockRetry(() => startImportRecord(db, 'livetv', Date.now()), lockTimeoutMs);
-    await withLockRetry(() => db.exec('BEGIN IMMEDIATE'), lockTimeoutMs);
-    // Without a WHERE clause SQLite truncates each table instead of deleting row by row.
-    db.exec('DELETE FROM streams; DELETE FROM channels; DELETE FROM programmes; DELETE FROM guide_channels;');
-    db.exec('DELETE FROM channel_groups');
-    db.pragma('busy_timeout = 2000');
-  } catch (error) {
-    const reason = isLockError(error)
-      ? `another import is writing ${host.file} (waited ${lockTimeoutMs} ms); the previous data is still served`
-      : storeError(host.file, error, 'starting a live-TV import').message;
-    try {
-      if (db.inTransaction) db.exec('ROLLBACK');
-      if (id !== undefined) finishImportRecord(db, id, 'failed', { reason }, Date.now());
-    } catch {
-      // Best effort: the error below is what matters.
-    }
-    db.close();
-    throw new MarqueeError('IMPORT_FAILED', reason, { cause: error, details: { file: host.file } });
-  }
-  return new Import(host, db, id, options);
-}
-
-class Import implements LiveTvImport {
+/** The import itself; created by `beginLiveTvImport` once it holds the write lock. */
+export class Import implements LiveTvImport {
   readonly id: number;
   #finished = false;
   #sealed = false;
@@ -114,6 +58,8 @@ class Import implements LiveTvImport {
     keyMaxDuration: new Map(),
     keyPriority: new Map(),
     mixedPriorities: new Set(),
+    keyLastStart: new Map(),
+    unordered: new Set(),
   };
   #written = 0;
   readonly #dropped = { past: 0, beyondHorizon: 0, invalid: 0, tooLong: 0, unusedGuide: 0 };
@@ -139,16 +85,9 @@ class Import implements LiveTvImport {
       guideChannel: db.prepare(
         'UPDATE guide_channels SET names = ?, icon = ?, url = ?, prio = ? WHERE id = ? AND (prio IS NULL OR prio > ?)',
       ),
-      // Equal start on one key: the better priority replaces, otherwise the first one stays.
       programme: db.prepare(`
         INSERT INTO programmes (key_id, start, stop, prio, title, sub_title, description, icon, categories, season, episode, episode_label, air_date, flags, extra)
-        VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
-        ON CONFLICT (key_id, start) DO UPDATE SET
-          stop = excluded.stop, prio = excluded.prio, title = excluded.title, sub_title = excluded.sub_title,
-          description = excluded.description, icon = excluded.icon, categories = excluded.categories,
-          season = excluded.season, episode = excluded.episode, episode_label = excluded.episode_label,
-          air_date = excluded.air_date, flags = excluded.flags, extra = excluded.extra
-        WHERE excluded.prio < programmes.prio`),
+        VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`),
     };
   }
 
@@ -226,7 +165,8 @@ class Import implements LiveTvImport {
   addProgrammes(programmes: Iterable<Programme>, priority = 0): number {
     return this.#run('adding programmes', () => {
       checkPriority(priority);
-      const { keyChannels, keysWithProgrammes, keyMaxDuration, keyPriority, mixedPriorities } = this.#tally;
+      const { keyChannels, keysWithProgrammes, keyMaxDuration, keyPriority, mixedPriorities, keyLastStart, unordered } =
+        this.#tally;
       const dropped = this.#dropped;
       let written = 0;
       for (const p of programmes) {
@@ -251,6 +191,9 @@ class Import implements LiveTvImport {
           written++;
           keysWithProgrammes.add(keyId);
           if (stop - start > (keyMaxDuration.get(keyId) ?? 0)) keyMaxDuration.set(keyId, stop - start);
+          const last = keyLastStart.get(keyId);
+          if (last !== undefined && start <= last) unordered.add(keyId);
+          keyLastStart.set(keyId, start);
           const first = keyPriority.get(keyId);
           if (first === undefined) keyPriority.set(keyId, priority);
           else if (first !== priority) mixedPriorities.add(keyId);

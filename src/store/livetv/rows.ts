@@ -124,7 +124,15 @@ export function programmeParams(
   ];
 }
 
-/** The SELECT list that `programmeFromRaw` reads, prefixed by the guide key id. */
+/**
+ * One programme as a JSON array, in the layout `programmeFromRaw` reads. Guide pages fetch a
+ * whole channel-day as one `json_group_array` string: one JSON.parse per channel is several
+ * times cheaper than better-sqlite3 materialising every column of thousands of rows.
+ */
+export const PROGRAMME_JSON =
+  'json_array(p.key_id, p.start, p.stop, p.title, p.sub_title, p.description, p.icon, json(p.categories), p.season, p.episode, p.episode_label, p.air_date, p.flags, json(p.extra))';
+
+/** The same layout as a plain SELECT list (categories and extra stay JSON text). */
 export const PROGRAMME_SELECT =
   'p.key_id, p.start, p.stop, p.title, p.sub_title, p.description, p.icon, p.categories, p.season, p.episode, p.episode_label, p.air_date, p.flags, p.extra';
 
@@ -137,9 +145,11 @@ interface Extra {
   actors?: string[];
 }
 
-/** A programme row from a raw result of PROGRAMME_SELECT (every property set, for one object shape). */
+const parsed = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
+
+/** A programme from a PROGRAMME_SELECT row or a parsed PROGRAMME_JSON array (every property set: one object shape). */
 export function programmeFromRaw(r: unknown[]): ProgrammeRow {
-  const extra = r[13] === null ? undefined : (JSON.parse(r[13] as string) as Extra);
+  const extra = r[13] === null ? undefined : parsed<Extra>(r[13]);
   const flags = r[12] as number;
   return {
     start: r[1] as number,
@@ -148,7 +158,7 @@ export function programmeFromRaw(r: unknown[]): ProgrammeRow {
     subTitle: (r[4] as string | null) ?? undefined,
     description: (r[5] as string | null) ?? undefined,
     icon: (r[6] as string | null) ?? undefined,
-    categories: r[7] === null ? EMPTY : (JSON.parse(r[7] as string) as string[]),
+    categories: r[7] === null ? EMPTY : parsed<string[]>(r[7]),
     season: (r[8] as number | null) ?? undefined,
     episode: (r[9] as number | null) ?? undefined,
     episodeOnScreen: (r[10] as string | null) ?? undefined,

@@ -1,6 +1,13 @@
 import type { Migration } from './migration.js';
 
 /**
+ * The programme index. Imports drop it before inserting and build it once at commit (a bulk
+ * build from sorted keys is much cheaper than maintaining it row by row), so this statement is
+ * shared with livetv/finish.ts. Changing it needs a new migration too.
+ */
+export const PROGRAMMES_INDEX_SQL = 'CREATE UNIQUE INDEX programmes_key_start ON programmes (key_id, start)';
+
+/**
  * Live-TV tables. Programmes are keyed by the guide's channel (`guide_channels.id`), so matching
  * a playlist channel to a guide is only `channels.key_id`, and several channels can share one
  * guide. The unique (key_id, start) index is both the "one programme per start" rule and the
@@ -67,7 +74,7 @@ export const liveTvMigrations: readonly Migration[] = [
           flags INTEGER NOT NULL,      -- 1 previously shown, 2 new
           extra TEXT                   -- JSON { ratings, starRating, directors, actors }
         );
-        CREATE UNIQUE INDEX programmes_key_start ON programmes (key_id, start);
+        ${PROGRAMMES_INDEX_SQL};
 
         CREATE TABLE channel_groups (
           name TEXT PRIMARY KEY,
