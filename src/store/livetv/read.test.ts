@@ -328,6 +328,28 @@ describe('programmes', () => {
     expect(report.counts.programmes).toBe(4);
   });
 
+  it('keeps the first of equal starts from one source even when the guide is out of order', async () => {
+    const report = await load(
+      [channel(1), channel(2)],
+      [
+        [
+          0,
+          [
+            programme('g1', '2030-01-10T21:00:00Z', '2030-01-10T22:00:00Z', 'nine'),
+            programme('g2', '2030-01-10T20:00:00Z', '2030-01-10T21:00:00Z', 'other channel'),
+            programme('g1', '2030-01-10T20:00:00Z', '2030-01-10T21:00:00Z', 'eight'),
+            programme('g1', '2030-01-10T21:00:00Z', '2030-01-10T21:30:00Z', 'nine again'),
+          ],
+        ],
+      ],
+    );
+    expect(store.guideDay({ day: '2030-01-10' }).map((c) => titles(c.programmes))).toEqual([
+      ['eight', 'nine'],
+      ['other channel'],
+    ]);
+    expect(report.dropped.duplicate).toBe(1);
+  });
+
   it('prunes past the retention window and beyond the horizon, and drops unused or implausible programmes', async () => {
     const h = 3_600_000;
     const report = await load(
