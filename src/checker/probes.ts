@@ -1,0 +1,62 @@
+import { formatAddonPath } from '../protocol/index.js';
+import { ask, type Context } from './ask.js';
+
+/**
+ * Requests that are not part of browsing a catalog: a path the add-on does not declare (it must
+ * answer 404, spec "Errors") and the add-on catalogs it lists.
+ */
+
+/** The catalog id of the 404 probe: no add-on declares it. */
+export const UNDECLARED_CATALOG_ID = 'marquee-check-nonexistent';
+
+/**
+ * GET /catalog/{type}/marquee-check-nonexistent.json and expect 404.
+ *
+ * @example await checkNotFound(ctx);
+ */
+export async function checkNotFound(ctx: Context): Promise<void> {
+  const { manifest, findings } = ctx;
+  const type = manifest.catalogs[0]?.type ?? manifest.types[0] ?? 'movie';
+  const path = formatAddonPath({ resource: 'catalog', type, id: UNDECLARED_CATALOG_ID, extra: [] });
+  const exchange = await ctx.requester.get(path);
+  if (exchange.outcome === 'skipped') return;
+  findings.ran('not-found');
+  if (exchange.outcome !== 'response') {
+    findings.add({
+      check: 'not-found',
+      severity: 'warning',
+      path,
+      message: `an undeclared catalog gets no answer: ${exchange.reason}`,
+      effect: 'requests for paths the add-on does not serve hang or fail instead of ending quickly with 404',
+    });
+    return;
+  }
+  if (exchange.status === 404) return;
+  const served = exchange.status === 200;
+  findings.add({
+    check: 'not-found',
+    severity: served ? 'error' : 'warning',
+    path,
+    message: `a catalog the manifest does not declare answers HTTP ${exchange.status}: answer 404 for paths the add-on does not serve`,
+    effect: served
+      ? 'a mistyped or removed catalog looks like a working, empty one, so clients and caches never learn it is gone'
+      : 'clients and monitors read it as a server failure rather than "not here"',
+  });
+}
+
+/**
+ * GET each declared add-on catalog.
+ *
+ * @example await checkAddonCatalogs(ctx);
+ */
+export async function checkAddonCatalogs(ctx: Context): Promise<void> {
+  await Promise.all(
+    (ctx.manifest.addonCatalogs ?? []).map((entry) =>
+      ask(ctx, {
+        check: 'addon-catalog',
+        request: { resource: 'addon_catalog', type: entry.type, id: entry.id, extra: [] },
+        failure: 'the client shows an error instead of the list of add-ons',
+      }),
+    ),
+  );
+}
