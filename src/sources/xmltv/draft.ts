@@ -29,6 +29,13 @@ export class ChannelDraft {
   icon: string | undefined = undefined;
   url: string | undefined = undefined;
 
+  /** Stores the text of a finished field; false when its list is already at `max` values. */
+  add(field: Field, text: string, lang: string | undefined, max: number): boolean {
+    if (field === Field.ChannelUrl) this.url ??= text;
+    else if (field === Field.DisplayName) return push(this.displayNames, { text, lang }, max);
+    return true;
+  }
+
   reset(line: number): void {
     this.line = line;
     this.id = undefined;
@@ -59,6 +66,43 @@ export class ProgrammeDraft {
   previouslyShown = false;
   isNew = false;
 
+  /** Stores the text of a finished field; false when its list is already at `max` values. */
+  add(field: Field, text: string, lang: string | undefined, system: string | undefined, max: number): boolean {
+    switch (field) {
+      case Field.Title:
+        return push(this.titles, { text, lang }, max);
+      case Field.SubTitle:
+        return push(this.subTitles, { text, lang }, max);
+      case Field.Desc:
+        return push(this.descriptions, { text, lang }, max);
+      case Field.Category:
+        return push(this.categories, { text, lang }, max);
+      case Field.EpisodeNum:
+        // The DTD's default system is onscreen; other systems (dd_progid...) carry no episode numbers.
+        if (system === 'xmltv_ns') this.xmltvNs ??= text;
+        else if (system === undefined || system === 'onscreen') this.onScreen ??= text;
+        return true;
+      case Field.Date:
+        this.date ??= text;
+        return true;
+      case Field.RatingValue:
+        return push(
+          this.ratings,
+          this.ratingSystem === undefined ? { value: text } : { system: this.ratingSystem, value: text },
+          max,
+        );
+      case Field.StarRatingValue:
+        this.starRating ??= text;
+        return true;
+      case Field.Director:
+        return push(this.directors, text, max);
+      case Field.Actor:
+        return push(this.actors, text, max);
+      default:
+        return true;
+    }
+  }
+
   reset(line: number): void {
     this.line = line;
     this.channel = undefined;
@@ -80,4 +124,10 @@ export class ProgrammeDraft {
     this.previouslyShown = false;
     this.isNew = false;
   }
+}
+
+function push<T>(list: T[], value: T, max: number): boolean {
+  if (list.length >= max) return false;
+  list.push(value);
+  return true;
 }

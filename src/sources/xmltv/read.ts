@@ -1,19 +1,19 @@
 /**
  * The streaming XMLTV reader: chunks in, batches of records out, about one batch per chunk so a
- * consumer inserting batches holds memory flat whatever the guide's size. htmlparser2 in XML mode
- * does the tokenising (it recovers from an unescaped `&` where strict parsers stop); it decodes
- * only XML's five entities and numeric references and never reads a DTD, so entity bombs and
- * external entities have nothing to expand.
+ * consumer inserting batches holds memory flat whatever the guide's size. htmlparser2's tokenizer
+ * in XML mode does the tokenising (it recovers from an unescaped `&` where strict parsers stop);
+ * it never reads a DTD and we decode only XML's five entities and numeric references, so entity
+ * bombs and external entities have nothing to expand.
  */
-import { Parser } from 'htmlparser2';
-import { MarqueeError } from '../../errors.js';
+import { Tokenizer } from 'htmlparser2';
 import type { GuideChannel, Programme, SourceWarning } from '../records.js';
 import { ChunkDecoder } from './decode.js';
-import { XmltvHandler } from './handler.js';
 import { resolveXmltvLimits, type XmltvLimits } from './limits.js';
-import { LineCounter } from './lines.js';
+import { XmltvMapper } from './mapper.js';
 import { createXmltvTimeParser } from './time.js';
+import { TokenHandler } from './tokens.js';
 import { WarningSink } from './warnings.js';
+import { DocumentWindow } from './window.js';
 
 /** What one step of the reader yields. */
 export interface XmltvBatch {
@@ -34,8 +34,6 @@ export interface ReadXmltvOptions {
 
 /** Text handed to the parser at once: a caller passing one huge string still gets bounded batches. */
 const SLICE_CHARS = 64 * 1024;
-/** Text kept behind the parser's position for line numbers of entities cut by a chunk boundary. */
-const LINE_SLACK = 64;
 
 /**
  * Reads an XMLTV guide from decompressed chunks. Bad records become warnings; a document that is
@@ -54,60 +52,54 @@ export async function* readXmltv(
   const limits = resolveXmltvLimits(options.limits);
   const parseTime = createXmltvTimeParser(options);
   const warnings = new WarningSink(options.source, limits.maxWarnings);
-  const lines = new LineCounter();
-  const handler = new XmltvHandler({ source: options.source, limits, lines, warnings, parseTime });
-  const parser = new Parser(handler, { xmlMode: true, decodeEntities: true });
+  const window = new DocumentWindow();
+  const tokens = new TokenHandler(window, limits);
+  const mapper = new XmltvMapper({ source: options.source, limits, window, warnings, parseTime }, tokens.names);
+  tokens.attach(mapper);
+  // Entities are decoded by the mapper, only in the text it keeps: the tokenizer runs far faster without.
+  const tokenizer = new Tokenizer({ xmlMode: true, decodeEntities: false }, tokens);
   const decoder = new ChunkDecoder(warnings);
-  let written = 0;
   let replacementSeen = false;
 
   const feed = (text: string): void => {
-    lines.push(text);
-    parser.write(text);
+    const offset = window.end;
+    window.push(text);
+    tokenizer.write(text);
     if (decoder.sawBytes && !replacementSeen) {
       const bad = text.indexOf('\uFFFD');
       if (bad >= 0) {
         replacementSeen = true;
-        warnings.add(
-          lines.at(written + bad),
-          `bytes that are not valid ${decoder.encoding} are shown as \uFFFD (the file's encoding is not what it declares)`,
-        );
+        const message = `bytes that are not valid ${decoder.encoding} are shown as \uFFFD (the file's encoding is not what it declares)`;
+        warnings.add(window.lineAt(offset + bad), message);
       }
     }
-    written += text.length;
-    // Everything before `progress` was reported to us; what follows is one unfinished tag,
-    // comment, CDATA section or declaration that the parser must hold in memory.
-    const progress = Math.max(parser.startIndex, parser.endIndex);
-    if (written - progress > limits.maxMarkupLength) {
-      const line = lines.at(progress);
-      throw new MarqueeError(
-        'SOURCE_TOO_LARGE',
-        `${options.source}:${line}: a tag, comment or CDATA section is longer than ${limits.maxMarkupLength} characters`,
-        { details: { source: options.source, line } },
-      );
+    // Everything before `reported` was handed to us; what follows is one unfinished tag, comment,
+    // CDATA section or declaration that must stay in memory until it ends.
+    if (window.end - tokens.reported > limits.maxMarkupLength) {
+      const message = `a tag, comment or CDATA section is longer than ${limits.maxMarkupLength} characters`;
+      throw mapper.fail('SOURCE_TOO_LARGE', tokens.reported, message);
     }
-    lines.release(progress - LINE_SLACK);
+    window.release(Math.min(tokens.reported, mapper.heldFrom()));
   };
 
   for await (const chunk of chunks) {
     const text = decoder.decode(chunk);
     for (let i = 0; i < text.length; i += SLICE_CHARS) {
       feed(text.length <= SLICE_CHARS ? text : text.slice(i, i + SLICE_CHARS));
-      const batch = takeBatch(handler, warnings);
+      const batch = takeBatch(mapper, warnings);
       if (batch !== undefined) yield batch;
     }
   }
   const rest = decoder.flush();
   if (rest !== '') feed(rest);
-  handler.ending = true;
-  parser.end();
+  tokenizer.end();
   warnings.finish();
-  const batch = takeBatch(handler, warnings);
+  const batch = takeBatch(mapper, warnings);
   if (batch !== undefined) yield batch;
 }
 
-function takeBatch(handler: XmltvHandler, warnings: WarningSink): XmltvBatch | undefined {
-  if (handler.channels.length === 0 && handler.programmes.length === 0 && !warnings.pending()) return undefined;
-  const { channels, programmes } = handler.take();
+function takeBatch(mapper: XmltvMapper, warnings: WarningSink): XmltvBatch | undefined {
+  if (!mapper.output.pending() && !warnings.pending()) return undefined;
+  const { channels, programmes } = mapper.output.take();
   return { channels, programmes, warnings: warnings.take() };
 }

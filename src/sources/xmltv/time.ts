@@ -88,9 +88,22 @@ export function createXmltvTimeParser(options: XmltvTimeOptions = {}): (text: st
     );
   }
   const shiftMs = Math.round(shiftHours * 3_600_000);
+  // A programme's stop is usually the next one's start, and many guides give every channel the
+  // same slots: remembering the last two times written saves most of the parsing.
+  let lastText = '';
+  let lastTime: number | undefined;
+  let olderText = '';
+  let olderTime: number | undefined;
   return (text) => {
-    const time = parseXmltvTime(text, offset);
-    return time === undefined ? undefined : time + shiftMs;
+    if (text === lastText) return lastTime;
+    if (text === olderText) return olderTime;
+    const parsed = parseXmltvTime(text, offset);
+    const time = parsed === undefined ? undefined : parsed + shiftMs;
+    olderText = lastText;
+    olderTime = lastTime;
+    lastText = text;
+    lastTime = time;
+    return time;
   };
 }
 
