@@ -1,5 +1,6 @@
 import { formatAddonPath } from '../protocol/index.js';
 import { ask, type Context } from './ask.js';
+import { cacheFindings } from './http-rules.js';
 
 /**
  * Requests that are not part of browsing a catalog: a path the add-on does not declare (it must
@@ -31,6 +32,8 @@ export async function checkNotFound(ctx: Context): Promise<void> {
     });
     return;
   }
+  // A long-cached 404 outlives the day the catalog is added, so the error cache rule applies here too.
+  for (const f of cacheFindings(exchange, 'data')) findings.add(f);
   if (exchange.status === 404) return;
   const served = exchange.status === 200;
   findings.add({
