@@ -40,14 +40,14 @@ export class ProgrammeFinisher {
       return;
     }
     if (draft.start === undefined) {
-      this.warnings.add(line, `programme on channel "${channelId}" has no start attribute; skipped`);
+      this.warnings.add(line, `programme on channel "${clip(channelId)}" has no start attribute; skipped`);
       return;
     }
     const start = this.parseTime(draft.start);
     if (start === undefined) {
       this.warnings.add(
         line,
-        `programme on channel "${channelId}": start "${clip(draft.start)}" is not an XMLTV time (YYYYMMDDhhmmss +HHMM); skipped`,
+        `programme on channel "${clip(channelId)}": start "${clip(draft.start)}" is not an XMLTV time (YYYYMMDDhhmmss +HHMM); skipped`,
       );
       return;
     }
@@ -55,7 +55,7 @@ export class ProgrammeFinisher {
     if (draft.titles.length === 0) {
       this.warnings.add(
         line,
-        `programme on channel "${channelId}" starting ${draft.start.trim()} has no title; skipped`,
+        `programme on channel "${clip(channelId)}" starting ${draft.start.trim()} has no title; skipped`,
       );
       return;
     }
@@ -144,7 +144,7 @@ function build(draft: ProgrammeDraft, channelId: string, start: number, stop: nu
 }
 
 function describe(programme: Programme): string {
-  return `programme "${clip(programme.titles[0]?.text ?? '')}" on channel "${programme.channelId}"`;
+  return `programme "${clip(programme.titles[0]?.text ?? '')}" on channel "${clip(programme.channelId)}"`;
 }
 
 /** Quotes of guide text inside warnings stay short: the guide may hold anything. */

@@ -50,7 +50,7 @@ export class DocumentWindow {
 
   /** Forgets text wholly before `position`: nothing will be sliced or asked there again. */
   release(position: number): void {
-    this.lineAt(position); // count what is about to be forgotten
+    if (position > this.cursor) this.lineAt(position); // count what is about to be forgotten
     let drop = 0;
     while (drop < this.texts.length - 1 && this.starts[drop + 1]! <= position) drop++;
     if (drop > 0) {
