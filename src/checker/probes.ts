@@ -33,7 +33,7 @@ export async function checkNotFound(ctx: Context): Promise<void> {
     return;
   }
   // A long-cached 404 outlives the day the catalog is added, so the error cache rule applies here too.
-  for (const f of cacheFindings(exchange, 'data')) findings.add(f);
+  if (exchange.status !== 200) for (const f of cacheFindings(exchange, 'data')) findings.add(f);
   if (exchange.status === 404) return;
   const served = exchange.status === 200;
   findings.add({
