@@ -1,6 +1,6 @@
+export { type AddonPart, type BaseManifest, composeAddon } from './compose.js';
 export { type ConfigCodec, type ConfigProblem, coerceConfig, jsonConfigCodec, readConfig } from './config.js';
 export { type Addon, type AddonOptions, createAddon } from './create-addon.js';
-export { type AddonPart, type BaseManifest, composeAddon } from './compose.js';
 export { readCatalogExtra } from './extra.js';
 export { guideDayWindow, overlapsGuideDay, page, programmeId } from './paging.js';
 export type * from './types.js';
