@@ -312,3 +312,24 @@ describe('landing page', () => {
     }
   });
 });
+
+describe('rate limiting', () => {
+  it('is off by default and answers 429 with Retry-After past the limit when on', async () => {
+    const s = await listen(createRequestHandler(createExampleAddon(), { rateLimit: { perMinute: 60, burst: 3 } }), {
+      port: 0,
+    });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push((await httpRequest(s.url, '/manifest.json')).status);
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+      const limited = await httpRequest(s.url, '/manifest.json');
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(limited.headers['access-control-allow-origin']).toBe('*');
+    } finally {
+      await s.close();
+    }
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) statuses.push((await httpRequest(url, '/manifest.json')).status);
+    expect(new Set(statuses)).toEqual(new Set([200]));
+  });
+});

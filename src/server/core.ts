@@ -6,6 +6,7 @@ import { handleConfigure } from './configure-route.js';
 import { STATUS_BY_CODE } from './errors.js';
 import { landingPage } from './landing.js';
 import { pageHeaders } from './page.js';
+import { createRateLimiter } from './rate-limit.js';
 import {
   BASE_HEADERS,
   htmlResponse,
@@ -35,6 +36,8 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
   const cache = options.responseCache === false ? undefined : new ResponseCache(options.responseCache);
   const defaultCache = options.defaultCache ?? DEFAULT_CACHE;
   const logger = options.logger;
+  const limiter =
+    options.rateLimit && options.rateLimit.perMinute > 0 ? createRateLimiter(options.rateLimit) : undefined;
   const idPrefix = Math.random().toString(36).slice(2, 8);
   let counter = 0;
 
@@ -51,6 +54,11 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
 
   async function route(request: CoreRequest, requestId: string): Promise<CoreResponse> {
     const { method } = request;
+    if (limiter) {
+      const forwarded = options.trustProxy ? request.header('x-forwarded-for')?.split(',')[0]?.trim() : undefined;
+      const wait = limiter.take(forwarded || request.remoteAddress || 'unknown');
+      if (wait > 0) return textResponse(429, 'Too many requests', { 'retry-after': String(wait) });
+    }
     if (method === 'OPTIONS') {
       return {
         status: 204,

@@ -35,6 +35,7 @@ export function toNodeListener(handler: RequestHandler): (req: IncomingMessage, 
         return Array.isArray(value) ? value.join(', ') : value;
       },
       protocol: 'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http',
+      ...(req.socket.remoteAddress ? { remoteAddress: req.socket.remoteAddress } : {}),
       readBody: (maxBytes) => readBody(req, maxBytes),
     };
     handler(request).then(

@@ -1,5 +1,6 @@
 import type { Addon } from '../addon/create-addon.js';
 import type { CacheHints } from '../protocol/responses.js';
+import type { RateLimitOptions } from './rate-limit.js';
 import type { ResponseCacheOptions } from './response-cache.js';
 
 /** A request as every runtime can give it: the core never sees Node's or the Fetch API's objects. */
@@ -11,6 +12,8 @@ export interface CoreRequest {
   readonly header: (name: string) => string | undefined;
   /** The scheme the client used, when the adapter knows it. */
   readonly protocol?: 'http' | 'https';
+  /** The client's address (for rate limiting), when the adapter knows it. */
+  readonly remoteAddress?: string;
   /** Read the body, refusing more than `maxBytes` (only POST /configure reads one). */
   readonly readBody?: (maxBytes: number) => Promise<Uint8Array>;
   readonly signal?: AbortSignal;
@@ -41,6 +44,8 @@ export interface ServerOptions {
   readonly responseCache?: ResponseCacheOptions | false;
   /** Cache hints of answers whose handler gave none. Default `{ cacheMaxAge: 300 }`. */
   readonly defaultCache?: CacheHints;
+  /** Per-address request limit; off when absent (the default, for local use). */
+  readonly rateLimit?: RateLimitOptions;
 }
 
 /** The add-on to serve: fixed, or looked up per request so a backend can swap it after an import. */
