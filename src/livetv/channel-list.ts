@@ -1,0 +1,88 @@
+/**
+ * Pages of channels (and of guide rows) for a filter. The store answers one group and/or a name
+ * search directly, with index scans; a user's `groups` setting (several groups at once) is served
+ * from an in-memory list of every channel in catalog order, read once per data version, with the
+ * programmes of the page's channels read per channel.
+ */
+import type { ChannelRow, GuideDayChannel, Store } from '../store/index.js';
+import { normalizeName } from '../store/index.js';
+
+export interface ChannelFilter {
+  /** One group (the catalog's genre). */
+  readonly group?: string;
+  /** Several groups (the user's `groups` setting); ignored when `group` is set. */
+  readonly groups?: readonly string[];
+  readonly search?: string;
+}
+
+/** Rows fetched from the store per call when loading the whole channel list. */
+const LOAD_CHUNK = 1000;
+
+/** Channel pages over `store`. @example createChannelList(store).page({ group: 'News' }, 0, 100) */
+export function createChannelList(store: Store) {
+  let cached: { version: number; rows: ChannelRow[] } | undefined;
+
+  function allChannels(): ChannelRow[] {
+    const version = store.dataVersion();
+    if (cached?.version !== version) {
+      const rows: ChannelRow[] = [];
+      for (;;) {
+        const chunk = store.listChannels({ offset: rows.length, limit: LOAD_CHUNK });
+        rows.push(...chunk);
+        if (chunk.length < LOAD_CHUNK) break;
+      }
+      cached = { version, rows };
+    }
+    return cached.rows;
+  }
+
+  function filtered(filter: ChannelFilter, skip: number, size: number): ChannelRow[] {
+    const groups = new Set(filter.groups);
+    const needle = filter.search === undefined ? '' : normalizeName(filter.search);
+    const out: ChannelRow[] = [];
+    let seen = 0;
+    for (const channel of allChannels()) {
+      if (!groups.has(channel.group ?? '')) continue;
+      if (needle !== '' && !normalizeName(channel.name).includes(needle)) continue;
+      if (seen++ < skip) continue;
+      out.push(channel);
+      if (out.length >= size) break;
+    }
+    return out;
+  }
+
+  return {
+    /** Channels `skip`..`skip + size` of the filter, in catalog order. */
+    page(filter: ChannelFilter, skip: number, size: number): ChannelRow[] {
+      if (filter.group === undefined && filter.groups !== undefined) return filtered(filter, skip, size);
+      return store.listChannels({
+        offset: skip,
+        limit: size,
+        ...(filter.group !== undefined ? { group: filter.group } : {}),
+        ...(filter.search !== undefined ? { search: filter.search } : {}),
+      });
+    },
+
+    /** Guide rows of UTC day `day` ([start, end] in ms) for channels `skip`..`skip + size` of the filter. */
+    guidePage(
+      filter: ChannelFilter,
+      day: string,
+      start: number,
+      end: number,
+      skip: number,
+      size: number,
+    ): GuideDayChannel[] {
+      const several = filter.group === undefined && filter.groups !== undefined;
+      if (!several && filter.search === undefined) {
+        return store.guideDay({
+          day,
+          offset: skip,
+          limit: size,
+          ...(filter.group !== undefined ? { group: filter.group } : {}),
+        });
+      }
+      const channels = this.page(filter, skip, size);
+      return channels.map((channel) => ({ channel, programmes: store.programmesAround(channel.id, start, end) }));
+    },
+  };
+}

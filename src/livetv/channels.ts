@@ -1,0 +1,131 @@
+/**
+ * Playlist entries → channels. Entries with one tvg-id (ignoring case), else one name (ignoring
+ * case, accents and spacing), are one channel whose streams are those entries in playlist order,
+ * across every playlist; the first entry gives the name, logo, group, number and catchup.
+ */
+
+import type { Playlist, PlaylistEntry } from '../sources/records.js';
+import type { StreamInput } from '../store/index.js';
+import { normalizeName } from '../store/index.js';
+import { assignChannelIds, type IdSource } from './ids.js';
+import type { MatchSubject } from './match.js';
+import type { ImportWarning } from './types.js';
+
+/** A channel before matching: what the store needs plus what matching reads. */
+export interface ChannelDraft extends MatchSubject {
+  readonly id: string;
+  readonly logo?: string;
+  readonly group?: string;
+  readonly number?: number;
+  /** Catalog order: tvg-chno first (by number), then the rest in playlist order. */
+  readonly sort: number;
+  readonly catchup?: Readonly<Record<string, string>>;
+  readonly source: string;
+  readonly streams: StreamInput[];
+}
+
+export interface PlaylistInput {
+  readonly playlist: Playlist;
+  readonly source: string;
+  readonly shiftHours: number;
+}
+
+export interface BuildOptions {
+  readonly includeGroups?: readonly string[];
+  readonly excludeGroups?: readonly string[];
+}
+
+/**
+ * Schemes a player can open. Anything else (a relative path, `javascript:`, `file:`) the client
+ * drops or must not be handed, so such entries are skipped with a warning instead of served.
+ */
+const PLAYABLE = /^(?:https?|rtmps?|rtsp|rtp|udp|mms|mmsh|srt):\/\//i;
+
+/** Numbered channels sort by number; the others after every possible number, in playlist order. */
+const UNNUMBERED_BASE = 1e12;
+
+/**
+ * Groups playlist entries into channels with stable ids.
+ * @example buildChannels([{ playlist, source: 'list.m3u', shiftHours: 0 }], {}, warnings)[0].id // 'mq-tv:bbc1.uk'
+ */
+export function buildChannels(
+  inputs: readonly PlaylistInput[],
+  options: BuildOptions,
+  warn: (warning: ImportWarning) => void,
+): ChannelDraft[] {
+  const include = options.includeGroups?.length ? new Set(options.includeGroups) : undefined;
+  const exclude = new Set(options.excludeGroups ?? []);
+  interface Group {
+    key: string;
+    idSource: IdSource;
+    first: PlaylistEntry;
+    source: string;
+    shiftHours: number;
+    position: number;
+    streams: StreamInput[];
+  }
+  const groups = new Map<string, Group>();
+  let position = 0;
+  for (const { playlist, source, shiftHours } of inputs) {
+    for (const entry of playlist.entries) {
+      if (include && !include.has(entry.group ?? '')) continue;
+      if (exclude.has(entry.group ?? '')) continue;
+      if (!PLAYABLE.test(entry.url)) {
+        warn({
+          source,
+          line: entry.line,
+          message: `stream URL "${clip(entry.url)}" is not an http(s) or streaming URL a player can open; entry skipped`,
+        });
+        continue;
+      }
+      // A time-shifted copy of a channel (`+1`) often reuses its tvg-id: the shift keeps them apart.
+      const shift = shiftHours + (entry.tvgShift ?? 0);
+      const shiftTag = shift === 0 ? '' : ` ${shift > 0 ? 'plus' : 'minus'}${Math.abs(shift)}h`;
+      const idSource: IdSource =
+        entry.tvgId !== undefined
+          ? { kind: 'tvg-id', value: entry.tvgId.toLowerCase() + shiftTag }
+          : { kind: 'name', value: normalizeName(entry.name) + shiftTag };
+      const key = `${idSource.kind}:${idSource.value}`;
+      let group = groups.get(key);
+      if (group === undefined) {
+        group = { key, idSource, first: entry, source, shiftHours: shift, position: position++, streams: [] };
+        groups.set(key, group);
+      }
+      group.streams.push(streamOf(entry));
+    }
+  }
+  const list = [...groups.values()];
+  const ids = assignChannelIds(list.map((g) => g.idSource));
+  return list.map((g, i) => {
+    const e = g.first;
+    const logo = e.tvgLogo !== undefined && /^https?:\/\//i.test(e.tvgLogo) ? e.tvgLogo : undefined;
+    return {
+      id: ids[i]!,
+      name: e.name,
+      ...(e.tvgId !== undefined ? { tvgId: e.tvgId } : {}),
+      ...(e.tvgName !== undefined ? { tvgName: e.tvgName } : {}),
+      shiftHours: g.shiftHours,
+      ...(logo !== undefined ? { logo } : {}),
+      ...(e.group !== undefined ? { group: e.group } : {}),
+      ...(e.channelNumber !== undefined ? { number: e.channelNumber } : {}),
+      sort: e.channelNumber ?? UNNUMBERED_BASE + g.position,
+      ...(e.catchup !== undefined ? { catchup: e.catchup } : {}),
+      source: g.source,
+      streams: g.streams,
+    };
+  });
+}
+
+function streamOf(entry: PlaylistEntry): StreamInput {
+  return {
+    url: entry.url,
+    name: entry.name,
+    ...(entry.userAgent !== undefined ? { userAgent: entry.userAgent } : {}),
+    ...(entry.referrer !== undefined ? { referrer: entry.referrer } : {}),
+    ...(entry.kodiProps !== undefined ? { kodiProps: entry.kodiProps } : {}),
+  };
+}
+
+function clip(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}

@@ -1,0 +1,142 @@
+/**
+ * One guide streamed into an open import: bytes → readXmltv batches → store, one batch at a time
+ * (the async generator is the backpressure, so the guide is never whole in memory). Guide
+ * channels are recorded as they come; XMLTV lists channels before programmes, so by the time a
+ * programme arrives its channel's display names are known and the programme is kept only when
+ * some playlist channel could show it, once per time shift those channels need.
+ */
+import type { SourceNotModified, SourceOptions, SourceStream, SourceValidators } from '../sources/input/index.js';
+import { openSource, redactLocation } from '../sources/input/index.js';
+import type { Programme } from '../sources/records.js';
+import { readXmltv } from '../sources/xmltv/index.js';
+import type { LiveTvImport } from '../store/index.js';
+import { type GuideIndex, type MatchDemand, shiftedKey } from './match.js';
+import { validatorsOf } from './sources.js';
+import type { GuideSource, ImportProgress, ImportWarning, SourceReport } from './types.js';
+
+const HOUR = 3_600_000;
+
+export interface GuideContext {
+  readonly imp: LiveTvImport;
+  readonly demand: MatchDemand;
+  readonly index: GuideIndex;
+  /** Guide keys that received at least one programme (shifted keys included). */
+  readonly keysWritten: Set<string>;
+  readonly sourceOptions: SourceOptions;
+  readonly warn: (warning: ImportWarning) => void;
+  readonly onProgress?: (progress: ImportProgress) => void;
+  readonly signal?: AbortSignal;
+  /** The store keeps programmes overlapping [from, to) (retention and horizon): only those make a channel matched. */
+  readonly window: { readonly from: number; readonly to: number };
+  /** Programmes skipped because no playlist channel could show their guide channel. */
+  unwanted: number;
+}
+
+/**
+ * Streams guide `guide` with priority `priority` into `ctx.imp`. `opened` is a stream already
+ * opened by the change check, to be read instead of opening the source again.
+ * @example await importGuide(ctx, { location: 'guide.xml.gz' }, 0)
+ */
+export async function importGuide(
+  ctx: GuideContext,
+  guide: GuideSource & { readonly namedBy?: string },
+  priority: number,
+  opened?: SourceStream,
+): Promise<{ report: SourceReport; validators?: SourceValidators }> {
+  const started = performance.now();
+  const label = redactLocation(guide.location);
+  const source: SourceStream | SourceNotModified =
+    opened ?? (await openSource(guide.location, { ...ctx.sourceOptions, previous: undefined }));
+  if (source.notModified) throw new Error(`${label} answered "not modified" to an unconditional request`);
+
+  let bytes = 0;
+  let records = 0;
+  let warnings = 0;
+  const totalBytes = source.metadata.byteLength;
+  const counted = (async function* () {
+    for await (const chunk of source) {
+      bytes += chunk.byteLength;
+      yield chunk;
+    }
+  })();
+  // Per guide channel id: the shifts it is wanted with ([] = nobody shows it).
+  const wanted = new Map<string, readonly number[]>();
+  const declared = new Set<string>();
+  try {
+    const reader = readXmltv(counted, {
+      source: label,
+      ...(guide.shiftHours !== undefined ? { shiftHours: guide.shiftHours } : {}),
+    });
+    for await (const batch of reader) {
+      ctx.signal?.throwIfAborted();
+      for (const channel of batch.channels) {
+        ctx.index.add(channel);
+        ctx.imp.addGuideChannel(channel, priority);
+        declared.add(channel.id);
+        wanted.set(channel.id, [
+          ...ctx.demand.shiftsFor(
+            channel.id,
+            channel.displayNames.map((n) => n.text),
+          ),
+        ]);
+      }
+      const keep: Programme[] = [];
+      for (const p of batch.programmes) {
+        let shifts = wanted.get(p.channelId);
+        if (shifts === undefined) {
+          // A programme whose channel was not declared (yet): only its id can match. When nothing
+          // wants it, keep it unshifted anyway: a later <channel> may still name it, and the store
+          // drops guide data no channel shows at commit.
+          ctx.index.add({ id: p.channelId, displayNames: [] });
+          const byId = [...ctx.demand.shiftsFor(p.channelId)];
+          shifts = byId.length > 0 ? byId : [0];
+          wanted.set(p.channelId, shifts);
+        }
+        if (shifts.length === 0) {
+          ctx.unwanted++;
+          continue;
+        }
+        for (const shift of shifts) {
+          if (shift === 0) keep.push(p);
+          else
+            keep.push({
+              ...p,
+              channelId: shiftedKey(p.channelId, shift),
+              start: p.start + shift * HOUR,
+              stop: p.stop + shift * HOUR,
+            });
+        }
+      }
+      if (keep.length > 0) {
+        ctx.imp.addProgrammes(keep, priority);
+        const { from, to } = ctx.window;
+        for (const p of keep) if (p.stop > from && p.start < to && p.stop > p.start) ctx.keysWritten.add(p.channelId);
+      }
+      records += batch.programmes.length;
+      warnings += batch.warnings.length;
+      for (const w of batch.warnings)
+        ctx.warn({ source: w.source, ...(w.line !== undefined ? { line: w.line } : {}), message: w.message });
+      ctx.onProgress?.({
+        phase: 'guide',
+        source: label,
+        bytes,
+        ...(totalBytes !== undefined ? { totalBytes } : {}),
+        records: records + declared.size,
+      });
+    }
+  } finally {
+    source.close();
+  }
+  const validators = validatorsOf(source.metadata);
+  const report: SourceReport = {
+    kind: 'guide',
+    location: label,
+    status: 'fetched',
+    bytes,
+    durationMs: Math.round(performance.now() - started),
+    records,
+    warnings,
+    ...(guide.namedBy !== undefined ? { namedBy: guide.namedBy } : {}),
+  };
+  return validators === undefined ? { report } : { report, validators };
+}

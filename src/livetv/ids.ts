@@ -1,0 +1,87 @@
+/**
+ * Stable public channel ids. An installed user's library and links hold these ids, so they must
+ * not change when the playlist is re-read, re-ordered or grows: an id depends only on the
+ * channel's own tvg-id (else its name), never on its position.
+ */
+import { createHash } from 'node:crypto';
+
+export const CHANNEL_PREFIX = 'mq-tv:';
+
+/** Longest slug kept: ids travel in every URL path. */
+const MAX_SLUG = 80;
+
+/**
+ * Lower-case letters and digits of any script, dots kept, every other run as one `-`.
+ * @example slugify('BBC One HD') // 'bbc-one-hd'
+ */
+export function slugify(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}.]+/gu, '-')
+    .replace(/^[-.]+|[-.]+$/g, '')
+    .slice(0, MAX_SLUG)
+    .replace(/[-.]+$/, '');
+}
+
+/** Six base-36 characters of the SHA-1 of `text`: short, deterministic, collision-resistant enough per playlist. */
+function shortHash(text: string): string {
+  return BigInt(`0x${createHash('sha1').update(text).digest('hex').slice(0, 12)}`)
+    .toString(36)
+    .padStart(6, '0')
+    .slice(-6);
+}
+
+/** What a channel's id is derived from: its tvg-id, else its (normalised) name. */
+export interface IdSource {
+  readonly kind: 'tvg-id' | 'name';
+  readonly value: string;
+}
+
+/**
+ * Ids for channel keys, in the given order. Keys whose slugs collide (or are empty) get a hash of
+ * their key: the tvg-id-based one, then the smallest key, keeps the plain slug, so the outcome
+ * does not depend on playlist order.
+ * @example assignChannelIds([{ kind: 'tvg-id', value: 'BBCOne.uk' }]) // ['mq-tv:bbcone.uk']
+ */
+export function assignChannelIds(sources: readonly IdSource[]): string[] {
+  const slugs = sources.map((s) => slugify(s.value));
+  const claimants = new Map<string, number[]>();
+  slugs.forEach((slug, i) => {
+    const list = claimants.get(slug);
+    if (list) list.push(i);
+    else claimants.set(slug, [i]);
+  });
+  const ids = new Array<string>(sources.length);
+  const taken = new Set<string>();
+  const losers: number[] = [];
+  for (const [slug, indexes] of claimants) {
+    const ranked = [...indexes].sort((a, b) => rank(sources[a]!, sources[b]!));
+    if (slug !== '') {
+      ids[ranked[0]!] = CHANNEL_PREFIX + slug;
+      taken.add(slug);
+      ranked.shift();
+    }
+    losers.push(...ranked);
+  }
+  // Hashed ids are given after every plain slug is taken, so a hash never steals a plain id.
+  for (const index of losers.sort((a, b) => a - b)) {
+    const source = sources[index]!;
+    const base = slugs[index] === '' ? 'ch' : slugs[index]!;
+    let salt = '';
+    let id = `${base}-${shortHash(`${source.kind}:${source.value}`)}`;
+    while (taken.has(id)) {
+      salt += '+';
+      id = `${base}-${shortHash(`${source.kind}:${source.value}${salt}`)}`;
+    }
+    ids[index] = CHANNEL_PREFIX + id;
+    taken.add(id);
+  }
+  return ids;
+}
+
+function rank(a: IdSource, b: IdSource): number {
+  if (a.kind !== b.kind) return a.kind === 'tvg-id' ? -1 : 1;
+  return a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
+}

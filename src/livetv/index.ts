@@ -1,0 +1,18 @@
+export { CHANNEL_PREFIX, slugify } from './ids.js';
+export { importLiveTv } from './import.js';
+export { baseId, matchName } from './match.js';
+export { createLiveTvPart, GUIDE_CACHE, LIST_CACHE, type LiveTvPartOptions } from './part.js';
+export { createRefresher, liveTvRefreshJob, type Refresher, type RefresherOptions } from './refresh.js';
+export type {
+  GuideSource,
+  ImportPhase,
+  ImportProgress,
+  ImportWarning,
+  LiveTvImportOptions,
+  LiveTvImportResult,
+  MatchCounts,
+  PlaceholderOptions,
+  PlaylistSource,
+  SourceReport,
+  SourceState,
+} from './types.js';

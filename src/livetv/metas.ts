@@ -1,0 +1,67 @@
+/** Channels as protocol objects: catalog previews, guide/detail metas, and their streams. */
+import type { Meta, MetaPreview, Stream, Video } from '../protocol/index.js';
+import type { ChannelRow, StreamRow } from '../store/index.js';
+
+/**
+ * A channel as a catalog item: the logo as a square poster, the group as its genre.
+ * @example channelPreview({ id: 'mq-tv:arte', name: 'Arte', sort: 7 }).posterShape // 'square'
+ */
+export function channelPreview(channel: ChannelRow): MetaPreview {
+  const preview: MetaPreview = {
+    id: channel.id,
+    type: 'tv',
+    name: channel.name,
+    posterShape: 'square',
+    behaviorHints: { isLive: true },
+  };
+  // Logos are checked to be http(s) URLs at import; the client drops items with a relative poster.
+  if (channel.logo !== undefined) {
+    preview.poster = channel.logo;
+    preview.logo = channel.logo;
+  }
+  if (channel.group !== undefined) preview.genres = [channel.group];
+  return preview;
+}
+
+/**
+ * A channel with its programmes: a guide row or the detail page. No `defaultVideoId`: playing a
+ * channel plays its live streams, never a programme.
+ * @example channelMeta(channel, videos).behaviorHints // { isLive: true, hasScheduledVideos: true }
+ */
+export function channelMeta(channel: ChannelRow, videos: Video[]): Meta {
+  const meta: Meta = {
+    ...channelPreview(channel),
+    behaviorHints: { isLive: true, hasScheduledVideos: true },
+    videos,
+  };
+  if (channel.number !== undefined) meta.description = `Channel ${channel.number}`;
+  return meta;
+}
+
+const HTTP = /^https?:\/\//i;
+
+/**
+ * The playable entries of a channel. Headers a player must send become proxy headers, which the
+ * client applies only to streams marked notWebReady (it plays those through its streaming server).
+ * @example channelStreams(channel, [{ url: 'https://x/1.m3u8' }], 'Marquee')[0].url
+ */
+export function channelStreams(channel: ChannelRow, rows: readonly StreamRow[], addonName: string): Stream[] {
+  return rows.map((row, i) => {
+    const label = row.name !== undefined && row.name !== '' ? row.name : channel.name;
+    const stream: Stream = {
+      name: addonName,
+      description: rows.length > 1 ? `${label} (${i + 1}/${rows.length})` : label,
+      url: row.url,
+    };
+    const headers: Record<string, string> = {};
+    if (row.userAgent !== undefined) headers['User-Agent'] = row.userAgent;
+    if (row.referrer !== undefined) headers.Referer = row.referrer;
+    if (Object.keys(headers).length > 0) {
+      stream.behaviorHints = { notWebReady: true, proxyHeaders: { request: headers } };
+    } else if (!HTTP.test(row.url)) {
+      // rtmp://, udp://, rtsp://: a browser cannot open them; the streaming server may.
+      stream.behaviorHints = { notWebReady: true };
+    }
+    return stream;
+  });
+}

@@ -1,0 +1,137 @@
+/**
+ * The live-TV backend as an add-on part: one `tv` channel catalog (a guide when real programmes
+ * exist), channel metas and streams, all read from the store per request. The manifest part
+ * (genres, `date`, `epgProvider`) is computed from the store when the part is created, so the
+ * caller creates a new part (and composed add-on) after each import; the handlers always read
+ * the store's current data (an import commits atomically, so a request never sees half of one).
+ */
+import type { AddonPart, CatalogRequest, ItemRequest } from '../addon/index.js';
+import { guideDayWindow } from '../addon/index.js';
+import type { Catalog, Extra, Meta, MetaPreview } from '../protocol/index.js';
+import type { GuideDayChannel, Store } from '../store/index.js';
+import { type ChannelFilter, createChannelList } from './channel-list.js';
+import { CHANNEL_PREFIX } from './ids.js';
+import { channelMeta, channelPreview, channelStreams } from './metas.js';
+import type { PlaceholderOptions } from './types.js';
+import { placeholderVideos, programmeVideo, resolvePlaceholders } from './videos.js';
+
+const HOUR = 3_600_000;
+const PAGE = 100;
+/** Programme-bearing answers: the guide refreshes every 15 minutes, programmes change on import. */
+export const GUIDE_CACHE = { cacheMaxAge: 300, staleRevalidate: 1800, staleError: 604800 } as const;
+/** Channel lists and streams change only when an import commits (every few hours). */
+export const LIST_CACHE = { cacheMaxAge: 3600, staleRevalidate: 21600, staleError: 604800 } as const;
+
+export interface LiveTvPartOptions {
+  /** Catalog id. Default `mq-tv-channels`. */
+  readonly catalogId?: string;
+  /** Catalog name shown in the client. Default `Live TV`. */
+  readonly catalogName?: string;
+  /** `name` of every stream (the client shows it as the source). Default `Marquee`. */
+  readonly streamName?: string;
+  /** Generated blocks for channels without programmes in the asked window. Default off. */
+  readonly placeholders?: PlaceholderOptions;
+  /** Hours of programmes before / after now on a channel's detail page. Default 6 / 24. */
+  readonly metaHoursBack?: number;
+  readonly metaHoursAhead?: number;
+  /** The clock, for tests. */
+  readonly now?: () => number;
+}
+
+/**
+ * The live-TV part of an add-on, over `store`. Recreate it after each import so the manifest
+ * (genres, guide) follows the data.
+ * @example composeAddon(base, [createLiveTvPart(store, { placeholders: { enabled: true } })], { dataVersion: store.dataVersion })
+ */
+export function createLiveTvPart(store: Store, options: LiveTvPartOptions = {}): AddonPart {
+  const catalogId = options.catalogId ?? 'mq-tv-channels';
+  const streamName = options.streamName ?? 'Marquee';
+  const placeholders = resolvePlaceholders(options.placeholders);
+  const now = options.now ?? Date.now;
+  const back = (options.metaHoursBack ?? 6) * HOUR;
+  const ahead = (options.metaHoursAhead ?? 24) * HOUR;
+  const list = createChannelList(store);
+
+  const groups = store.groups().map((g) => g.name);
+  // Placeholders never count: only stored programmes (real times from a guide) make a guide.
+  const epgProvider = store.hasProgrammes();
+  const extra: Extra[] = [];
+  if (groups.length > 0) extra.push({ name: 'genre', options: groups });
+  extra.push({ name: 'search' }, { name: 'skip' });
+  if (epgProvider) extra.push({ name: 'date' });
+  const catalog: Catalog = {
+    type: 'tv',
+    id: catalogId,
+    name: options.catalogName ?? 'Live TV',
+    ...(groups.length > 0 ? { genres: groups } : {}),
+    extra,
+  };
+
+  function filterOf(request: CatalogRequest): ChannelFilter | undefined {
+    const allowed = configGroups(request.config);
+    const genre = request.extra.genre;
+    if (allowed !== undefined && genre !== undefined && !allowed.includes(genre)) return undefined;
+    return {
+      ...(genre !== undefined ? { group: genre } : allowed !== undefined ? { groups: allowed } : {}),
+      ...(request.extra.search !== undefined ? { search: request.extra.search } : {}),
+    };
+  }
+
+  function guideRow({ channel, programmes }: GuideDayChannel, from: number, to: number): Meta {
+    const videos =
+      programmes.length > 0
+        ? programmes.map((p) => programmeVideo(channel, p))
+        : placeholders.enabled
+          ? placeholderVideos(channel, from, to, placeholders)
+          : [];
+    return channelMeta(channel, videos);
+  }
+
+  return {
+    name: 'livetv',
+    types: ['tv'],
+    resources: ['catalog', 'meta', 'stream'],
+    idPrefixes: [CHANNEL_PREFIX],
+    catalogs: [catalog],
+    epgProvider,
+    handlers: {
+      catalog(request) {
+        const filter = filterOf(request);
+        const { skip, date } = request.extra;
+        if (date === undefined) {
+          const metas: MetaPreview[] = filter === undefined ? [] : list.page(filter, skip, PAGE).map(channelPreview);
+          return { metas, ...LIST_CACHE };
+        }
+        const { start, end } = guideDayWindow(date);
+        const rows = filter === undefined ? [] : list.guidePage(filter, date, start, end, skip, PAGE);
+        return { metasDetailed: rows.map((row) => guideRow(row, start, end)), ...GUIDE_CACHE };
+      },
+      meta(request: ItemRequest) {
+        const channel = store.getChannel(request.id);
+        if (channel === undefined) return null;
+        const t = now();
+        const programmes = store.programmesAround(channel.id, t - back, t + ahead);
+        return { meta: guideRow({ channel, programmes }, t - back, t + ahead), ...GUIDE_CACHE };
+      },
+      stream(request: ItemRequest) {
+        const channel = store.getChannel(request.id);
+        if (channel === undefined) return { streams: [], ...LIST_CACHE };
+        return { streams: channelStreams(channel, store.getStreams(channel.id), streamName), ...LIST_CACHE };
+      },
+    },
+  };
+}
+
+/**
+ * The `groups` user setting: a comma-separated list of playlist groups to show. Unset or empty
+ * shows every group.
+ */
+function configGroups(config: Readonly<Record<string, unknown>>): string[] | undefined {
+  const value = config.groups;
+  if (typeof value !== 'string') return undefined;
+  const groups = value
+    .split(',')
+    .map((g) => g.trim())
+    .filter((g) => g !== '');
+  return groups.length > 0 ? groups : undefined;
+}

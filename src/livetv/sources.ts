@@ -1,0 +1,94 @@
+/**
+ * Reading the playlists, and the "has anything changed?" check of a refresh. Every import
+ * rebuilds the whole data set, so a source answering "not modified" only helps when every
+ * source does: then nothing is imported at all. Otherwise the unchanged ones are read again.
+ */
+import type { SourceOptions, SourceStream, SourceValidators } from '../sources/input/index.js';
+import { openSource, readSourceText, redactLocation } from '../sources/input/index.js';
+import type { GuideSource, ImportProgress, PlaylistSource, SourceReport, SourceState } from './types.js';
+
+export interface PlaylistText {
+  readonly source: PlaylistSource;
+  readonly label: string;
+  /** Undefined when the source answered "not modified". */
+  readonly text?: string;
+  readonly report: SourceReport;
+  readonly validators?: SourceValidators;
+}
+
+/** The ETag / Last-Modified of a read, if the source gave any. */
+export function validatorsOf(metadata: { etag?: string; lastModified?: string }): SourceValidators | undefined {
+  if (metadata.etag === undefined && metadata.lastModified === undefined) return undefined;
+  return {
+    ...(metadata.etag !== undefined ? { etag: metadata.etag } : {}),
+    ...(metadata.lastModified !== undefined ? { lastModified: metadata.lastModified } : {}),
+  };
+}
+
+/**
+ * Reads one playlist whole (playlists are small; `readSourceText` caps their size), conditionally
+ * when `previous` is given.
+ * @example const p = await readPlaylist({ location: 'list.m3u' }, { allowPrivateAddresses: true })
+ */
+export async function readPlaylist(
+  source: PlaylistSource,
+  options: SourceOptions,
+  onProgress?: (progress: ImportProgress) => void,
+): Promise<PlaylistText> {
+  const started = performance.now();
+  const label = redactLocation(source.location);
+  const result = await readSourceText(source.location, options);
+  const bytes = result.notModified ? 0 : Buffer.byteLength(result.text);
+  const validators = validatorsOf(result.metadata) ?? options.previous;
+  if (!result.notModified) onProgress?.({ phase: 'playlist', source: label, bytes, totalBytes: bytes, records: 0 });
+  return {
+    source,
+    label,
+    ...(result.notModified ? {} : { text: result.text }),
+    report: {
+      kind: 'playlist',
+      location: label,
+      status: result.notModified ? 'unchanged' : 'fetched',
+      bytes,
+      durationMs: Math.round(performance.now() - started),
+      records: 0,
+      warnings: 0,
+    },
+    ...(validators !== undefined ? { validators } : {}),
+  };
+}
+
+export type ChangeCheck =
+  | { readonly changed: false; readonly reports: SourceReport[] }
+  /** `opened`: the first changed guide's stream, by its index in `guides`, to be read, not reopened. */
+  | { readonly changed: true; readonly opened?: { readonly index: number; readonly stream: SourceStream } };
+
+/**
+ * Asks each guide "changed since `previous`?" in order, stopping at the first that has. Only
+ * called once every playlist answered "not modified".
+ * @example const check = await checkGuides(guides, state, options)
+ */
+export async function checkGuides(
+  guides: readonly GuideSource[],
+  previous: SourceState,
+  options: SourceOptions,
+): Promise<ChangeCheck> {
+  const reports: SourceReport[] = [];
+  for (const [index, guide] of guides.entries()) {
+    const validators = previous.validators[guide.location];
+    if (validators === undefined) return { changed: true };
+    const started = performance.now();
+    const opened = await openSource(guide.location, { ...options, previous: validators });
+    if (!opened.notModified) return { changed: true, opened: { index, stream: opened } };
+    reports.push({
+      kind: 'guide',
+      location: redactLocation(guide.location),
+      status: 'unchanged',
+      bytes: 0,
+      durationMs: Math.round(performance.now() - started),
+      records: 0,
+      warnings: 0,
+    });
+  }
+  return { changed: false, reports };
+}

@@ -1,0 +1,141 @@
+/**
+ * What a live-TV import takes and reports. The CLI builds the options from the operator's
+ * settings; the report is what it prints (and what the store keeps as the import's details).
+ */
+import type { SourceOptions, SourceValidators } from '../sources/input/index.js';
+
+export interface PlaylistSource {
+  /** File path, `file://` or http(s) URL. */
+  readonly location: string;
+  /** Hours added to the guide times of this playlist's channels, on top of their `tvg-shift`. */
+  readonly shiftHours?: number;
+}
+
+export interface GuideSource {
+  readonly location: string;
+  /** Hours added to every time of this guide (a guide written in the wrong zone). */
+  readonly shiftHours?: number;
+}
+
+/** Placeholder programmes for channels without guide data; generated when served, never stored. */
+export interface PlaceholderOptions {
+  readonly enabled: boolean;
+  /** Length of each block in minutes (15..1440). Default 60. */
+  readonly blockMinutes?: number;
+}
+
+export type ImportPhase = 'playlist' | 'guide' | 'commit';
+
+export interface ImportProgress {
+  readonly phase: ImportPhase;
+  /** The source being read (credentials redacted); the store file for `commit`. */
+  readonly source: string;
+  /** Bytes read so far from this source, after gzip decompression. */
+  readonly bytes: number;
+  /**
+   * The source's size as the file system or Content-Length gives it, when known. For a gzip source
+   * this is the compressed size, so `bytes` can pass it: show a percentage only while it does not.
+   */
+  readonly totalBytes?: number;
+  /** Entries (playlist) or channels + programmes (guide) read so far from this source. */
+  readonly records: number;
+}
+
+export interface LiveTvImportOptions {
+  /** Several playlists are merged: entries with one tvg-id (else one name) are one channel. */
+  readonly playlists: readonly PlaylistSource[];
+  /**
+   * Guides in priority order: the first wins overlapping programmes of one guide channel. When
+   * empty, the guide URLs the playlists name in their header (`url-tvg`, `x-tvg-url`) are used.
+   */
+  readonly guides?: readonly GuideSource[];
+  /** Keep only entries of these playlist groups (exact names). */
+  readonly includeGroups?: readonly string[];
+  /** Drop entries of these playlist groups; applied after `includeGroups`. */
+  readonly excludeGroups?: readonly string[];
+  /** Playlist channel (tvg-id, tvg-name or name) → guide channel id; wins over every matching rule. */
+  readonly guideOverrides?: Readonly<Record<string, string>>;
+  /** Programmes that ended more than this many hours ago are dropped. Default 48. */
+  readonly retentionHours?: number;
+  /** Programmes starting this many days ahead or later are dropped. Default 14. */
+  readonly horizonDays?: number;
+  /** Preferred guide languages (`['de', 'en']`): the store keeps one text per programme field. */
+  readonly languages?: readonly string[];
+  /** Read limits and timeouts for every source (the security options are set by the import). */
+  readonly sourceOptions?: Omit<SourceOptions, 'previous' | 'signal' | 'allowPrivateAddresses' | 'allowFiles'>;
+  /** `state` of the last successful import: when no source changed since, nothing is imported. */
+  readonly previous?: SourceState;
+  readonly onProgress?: (progress: ImportProgress) => void;
+  readonly signal?: AbortSignal;
+  /** The import's clock (epoch ms), for tests; default Date.now(). */
+  readonly now?: number;
+  /** Warnings and unmatched names listed in the result (the totals are always exact). Default 50. */
+  readonly maxListed?: number;
+}
+
+/** What a refresh needs to ask "changed since?" of every source. Plain JSON: keep it anywhere. */
+export interface SourceState {
+  /** ETag / Last-Modified of each source, by location. */
+  readonly validators: Readonly<Record<string, SourceValidators>>;
+  /** Guide URLs the playlists named in their header (used when no guide is configured). */
+  readonly playlistGuides: readonly string[];
+}
+
+export interface ImportWarning {
+  readonly source: string;
+  readonly line?: number;
+  readonly message: string;
+}
+
+export interface SourceReport {
+  readonly kind: 'playlist' | 'guide';
+  readonly location: string;
+  /** `fetched` was read; `unchanged` answered "not modified" (only when every source did). */
+  readonly status: 'fetched' | 'unchanged';
+  /** Bytes read after decompression. */
+  readonly bytes: number;
+  readonly durationMs: number;
+  /** Entries (playlist) or programmes (guide) read. */
+  readonly records: number;
+  readonly warnings: number;
+  /** Set when the guide was not configured but named by this playlist's header (`url-tvg`). */
+  readonly namedBy?: string;
+}
+
+/** How each matched channel found its guide channel. */
+export interface MatchCounts {
+  readonly override: number;
+  readonly tvgId: number;
+  /** tvg-id equal once an iptv-org `@feed` suffix is stripped (`BBCOne.uk@HD`). */
+  readonly feed: number;
+  /** tvg-name (or name) equal to a display-name, ignoring case. */
+  readonly displayName: number;
+  /** Normalised names equal (accents, punctuation, HD/FHD/UHD/4K suffixes ignored). */
+  readonly normalizedName: number;
+}
+
+export interface LiveTvImportResult {
+  /** `unchanged`: every source answered "not modified"; the store was not touched. */
+  readonly status: 'imported' | 'unchanged';
+  readonly counts: {
+    readonly channels: number;
+    readonly streams: number;
+    readonly groups: number;
+    readonly programmes: number;
+    /** Channels with at least one real programme. */
+    readonly matchedChannels: number;
+    readonly unmatchedChannels: number;
+  };
+  readonly matchedBy: MatchCounts;
+  /** Names of channels without programmes, first `maxListed`, in catalog order. */
+  readonly unmatched: readonly string[];
+  /** The first `maxListed` warnings of every source and step. */
+  readonly warnings: readonly ImportWarning[];
+  readonly warningCount: number;
+  /** Programmes the store did not keep, by reason (zeros when unchanged). */
+  readonly dropped: Readonly<Record<string, number>>;
+  readonly sources: readonly SourceReport[];
+  /** Pass as `previous` to the next import (keep it only from a successful one). */
+  readonly state: SourceState;
+  readonly durationMs: number;
+}

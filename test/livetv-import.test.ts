@@ -1,0 +1,211 @@
+/**
+ * The live-TV import end to end on real files and a real store: channels and streams from the
+ * playlist, every matching rule, priority merge of two guides, stable ids, failures that keep the
+ * previous data served, and a refresh where nothing changed.
+ */
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isMarqueeError } from '../src/errors.js';
+import { importLiveTv } from '../src/livetv/index.js';
+import { FIXTURE_OPTIONS, fixture, importFixtures, NOW, type TempStore, tempStore } from './fixtures/livetv/setup.js';
+
+let temp: TempStore | undefined;
+afterEach(() => {
+  temp?.cleanup();
+  temp = undefined;
+});
+
+function open(): TempStore {
+  temp = tempStore();
+  return temp;
+}
+
+describe('importLiveTv with the fixture playlist and two guides', () => {
+  it('builds channels, streams and groups, and matches by every rule', async () => {
+    const { store } = open();
+    const result = await importFixtures(store);
+    expect(result.status).toBe('imported');
+    const channels = store.listChannels({ limit: 100 });
+    expect(channels.map((c) => [c.id, c.name, c.group])).toEqual([
+      ['mq-tv:bbcone.uk-hd', 'BBC One HD', 'News & Talk'],
+      ['mq-tv:arte.fr', 'Arte', 'Culture'],
+      ['mq-tv:arte.fr-plus1h', 'Arte +1', 'Culture'],
+      ['mq-tv:das-erste', 'Das Erste', 'Culture'],
+      ['mq-tv:tele-etoile-fhd', 'Télé Étoile FHD', 'Culture'],
+      ['mq-tv:local.tv', 'My Local', 'Local'],
+      ['mq-tv:nothing.xx', 'No Guide Channel', 'Local'],
+      ['mq-tv:shop.xx', 'Shop TV', 'Shopping'],
+    ]);
+    // Numbered channels first by tvg-chno, then the others in playlist order.
+    expect(channels.slice(0, 2).map((c) => c.number)).toEqual([1, 2]);
+    expect(store.getStreams('mq-tv:bbcone.uk-hd')).toEqual([
+      {
+        url: 'https://streams.example/bbc1-hd.m3u8',
+        name: 'BBC One HD',
+        userAgent: undefined,
+        referrer: undefined,
+        kodiProps: undefined,
+      },
+      {
+        url: 'http://backup.example/bbc1.ts',
+        name: 'BBC One HD (backup)',
+        userAgent: 'Mozilla/5.0 (Marquee test)',
+        referrer: 'https://portal.example/',
+        kodiProps: undefined,
+      },
+    ]);
+    // A relative logo would be dropped by the client with its item: it is not kept.
+    expect(store.getChannel('mq-tv:arte.fr')?.logo).toBeUndefined();
+    expect(store.getChannel('mq-tv:bbcone.uk-hd')?.logo).toBe('https://logo.example/bbc1.png');
+
+    expect(result.matchedBy).toEqual({ override: 1, tvgId: 2, feed: 1, displayName: 1, normalizedName: 1 });
+    expect(result.unmatched).toEqual(['No Guide Channel', 'Shop TV']);
+    expect(result.counts).toMatchObject({
+      channels: 8,
+      streams: 9,
+      groups: 4,
+      matchedChannels: 6,
+      unmatchedChannels: 2,
+    });
+    expect(store.groups().map((g) => g.name)).toEqual(['News & Talk', 'Culture', 'Local', 'Shopping']);
+  });
+
+  it('keeps the first guide on overlaps, shifts +1 channels and skips guide channels nobody shows', async () => {
+    const { store } = open();
+    const result = await importFixtures(store);
+    const day = (id: string) =>
+      store.programmesAround(id, Date.parse('2026-03-01T00:00Z'), Date.parse('2026-03-02T00:00Z'));
+    expect(day('mq-tv:arte.fr').map((p) => p.title)).toEqual(['Le Film', 'Late Arte']);
+    const shifted = day('mq-tv:arte.fr-plus1h');
+    expect(shifted.map((p) => [new Date(p.start).toISOString(), p.title])).toEqual([
+      ['2026-03-01T21:00:00.000Z', 'Le Film'],
+      ['2026-03-01T23:00:00.000Z', 'Late Arte'],
+    ]);
+    expect(day('mq-tv:local.tv').map((p) => p.title)).toEqual(['Regional News']);
+    expect(result.dropped).toMatchObject({ overlapped: 2, unusedGuide: 1 });
+    expect(result.sources.map((s) => [s.kind, s.status, s.records])).toEqual([
+      ['playlist', 'fetched', 10],
+      ['guide', 'fetched', 9],
+      ['guide', 'fetched', 3],
+    ]);
+    expect(result.sources.every((s) => s.bytes > 0 && s.durationMs >= 0)).toBe(true);
+  });
+
+  it('warns with the line of a stream URL no player can open, and skips it', async () => {
+    const { store } = open();
+    const result = await importFixtures(store);
+    expect(result.warnings).toContainEqual({
+      source: fixture('channels.m3u'),
+      line: 20,
+      message: expect.stringContaining('"relative/path.ts" is not an http(s) or streaming URL'),
+    });
+    expect(store.getChannel('mq-tv:broken.xx')).toBeUndefined();
+  });
+
+  it('reports progress per source and phase', async () => {
+    const { store } = open();
+    const seen: string[] = [];
+    await importFixtures(store, { onProgress: (p) => seen.push(`${p.phase}:${p.bytes > 0}`) });
+    expect(seen[0]).toBe('playlist:true');
+    expect(seen).toContain('guide:true');
+    expect(seen.at(-1)).toBe('commit:false');
+  });
+
+  it('filters groups by include and exclude lists', async () => {
+    const { store } = open();
+    const result = await importFixtures(store, { includeGroups: ['Culture', 'Local'], excludeGroups: ['Local'] });
+    expect(result.counts.channels).toBe(4);
+    expect(store.groups().map((g) => g.name)).toEqual(['Culture']);
+  });
+});
+
+describe('stable channel ids', () => {
+  it('keeps every id when the playlist is reordered and a colliding channel appears', async () => {
+    const { store, dir } = open();
+    await importFixtures(store);
+    const before = new Map(store.listChannels({ limit: 100 }).map((c) => [c.name, c.id]));
+
+    const lines = readFileSync(fixture('channels.m3u'), 'utf8').trimEnd().split('\n');
+    const header = lines[0]!;
+    const entries: string[][] = [];
+    for (const line of lines.slice(1)) {
+      if (line.startsWith('#EXTINF')) entries.push([line]);
+      else entries.at(-1)!.push(line);
+    }
+    // A channel named "arte.fr" (no tvg-id) slugs like Arte's tvg-id: the tvg-id keeps the plain id.
+    const collide = ['#EXTINF:-1 group-title="Culture",ARTE.FR', 'https://streams.example/other-arte.m3u8'];
+    const reordered = [header, ...collide, ...entries.reverse().flat()].join('\n');
+    const moved = join(dir, 'reordered.m3u');
+    writeFileSync(moved, reordered);
+    await importFixtures(store, { playlists: [{ location: moved }] });
+    const after = new Map(store.listChannels({ limit: 100 }).map((c) => [c.name, c.id]));
+    // Reversed, the backup entry comes first and names the channel; its id stays.
+    expect(after.get('BBC One HD (backup)')).toBe(before.get('BBC One HD'));
+    before.delete('BBC One HD');
+    for (const [name, id] of before) expect(after.get(name)).toBe(id);
+    expect(after.get('ARTE.FR')).toMatch(/^mq-tv:arte\.fr-[0-9a-z]{6}$/);
+  });
+});
+
+describe('imports that fail keep the previous data served', () => {
+  it.each([
+    ['a guide that is an HTML page', { guides: [{ location: fixture('not-a-guide.xml') }] }, 'not-a-guide.xml'],
+    ['a missing guide', { guides: [{ location: fixture('missing.xml') }] }, 'missing.xml'],
+    ['a missing playlist', { playlists: [{ location: fixture('missing.m3u') }] }, 'missing.m3u'],
+  ])('%s', async (_name, options, named) => {
+    const { store } = open();
+    await importFixtures(store);
+    const version = store.dataVersion();
+    const error = await importFixtures(store, options).catch((e: unknown) => e);
+    expect(isMarqueeError(error, 'IMPORT_FAILED')).toBe(true);
+    expect((error as Error).message).toContain(named);
+    expect((error as Error).message).toContain('the previous data is still served');
+    expect(store.dataVersion()).toBe(version);
+    expect(store.countChannels()).toBe(8);
+    expect(store.hasProgrammes()).toBe(true);
+    expect(store.lastImport()?.status).toBe('failed');
+  });
+
+  it('refuses a playlist that leaves no channel', async () => {
+    const { store } = open();
+    await importFixtures(store);
+    const error = await importFixtures(store, { includeGroups: ['No Such Group'] }).catch((e: unknown) => e);
+    expect(isMarqueeError(error, 'IMPORT_FAILED')).toBe(true);
+    expect((error as Error).message).toMatch(/channels\.m3u: no channel to serve \(10 entries read/);
+    expect(store.countChannels()).toBe(8);
+  });
+
+  it('stops at once when cancelled', async () => {
+    const { store } = open();
+    const controller = new AbortController();
+    controller.abort();
+    const error = await importFixtures(store, { signal: controller.signal }).catch((e: unknown) => e);
+    expect(isMarqueeError(error, 'IMPORT_FAILED')).toBe(true);
+    expect(store.countChannels()).toBe(0);
+  });
+});
+
+describe('refresh with conditional requests', () => {
+  it('imports nothing when no source changed, and everything when one did', async () => {
+    const { store, dir } = open();
+    const guide = join(dir, 'guide.xml');
+    copyFileSync(fixture('guide.xml'), guide);
+    const options = { ...FIXTURE_OPTIONS, guides: [{ location: guide }] };
+    const first = await importLiveTv(store, options);
+    const version = store.dataVersion();
+
+    const again = await importLiveTv(store, { ...options, previous: first.state });
+    expect(again.status).toBe('unchanged');
+    expect(again.sources.map((s) => s.status)).toEqual(['unchanged', 'unchanged']);
+    expect(again.counts.channels).toBe(8);
+    expect(store.dataVersion()).toBe(version);
+
+    writeFileSync(guide, readFileSync(guide, 'utf8').replace('Late News', 'Later News'));
+    const changed = await importLiveTv(store, { ...options, previous: first.state });
+    expect(changed.status).toBe('imported');
+    expect(changed.sources.map((s) => s.status)).toEqual(['fetched', 'fetched']);
+    const titles = store.programmesAround('mq-tv:bbcone.uk-hd', NOW - 86_400_000, NOW).map((p) => p.title);
+    expect(titles).toContain('Later News');
+  });
+});
