@@ -9,6 +9,7 @@ import {
   MOVIE_MANIFEST,
   movieAddon,
   parsePath,
+  type Reply,
   type Route,
   serveTiny,
 } from './fixtures/checker/tiny-addon.js';
@@ -314,7 +315,7 @@ describe('one broken rule each', () => {
 
 describe('HTTP rules', () => {
   it('warns on a missing Cache-Control, a lifetime in milliseconds, long-cached errors and long-cached guide pages', async () => {
-    const movies = movieAddon(films(30), (path) => {
+    const movies = movieAddon(films(30), (path): Reply | undefined => {
       if (path === '/manifest.json') return { body: MOVIE_MANIFEST, headers: { 'access-control-allow-origin': '*' } };
       if (path === '/stream/movie/tiny%3A0.json')
         return { body: { streams: [] }, headers: { ...GOOD_HEADERS, 'cache-control': 'max-age=300000000' } };
