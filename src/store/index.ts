@@ -1,3 +1,19 @@
+export type { LibraryImport } from './library/import.js';
+export { LIBRARY_MAX_PAGE } from './library/read.js';
+export { ftsQuery } from './library/search.js';
+export {
+  type AddonManifestRow,
+  type AddonManifestUpdate,
+  type Audience,
+  LIBRARY_SORTS,
+  type LibraryCommitInput,
+  type LibraryCounts,
+  type LibraryGenre,
+  type LibraryImportOptions,
+  type LibraryImportReport,
+  type LibraryPageQuery,
+  type LibrarySort,
+} from './library/types.js';
 export type { LiveTvImport } from './livetv/import.js';
 export { parseUtcDay } from './livetv/read.js';
 export { normalizeName } from './livetv/rows.js';

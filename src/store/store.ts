@@ -8,6 +8,7 @@ import { MarqueeError } from '../errors.js';
 import { type Connection, openConnection, type Statement } from './connection.js';
 import { storeError } from './errors.js';
 import { importQueries } from './imports.js';
+import { type LibraryStoreApi, libraryStoreApi } from './library/api.js';
 import { beginLiveTvImport } from './livetv/begin.js';
 import type { LiveTvImport } from './livetv/import.js';
 import { type LiveTvReads, liveTvReads } from './livetv/read.js';
@@ -33,7 +34,8 @@ export interface StoreContext {
   openWriter(busyTimeoutMs: number, cacheKiB: number): Connection;
 }
 
-export interface Store extends LiveTvReads {
+/** The library methods (reads, `beginLibraryImport`, the add-on manifest cache) are documented in library/api.ts. */
+export interface Store extends LiveTvReads, LibraryStoreApi {
   readonly file: string;
   readonly context: StoreContext;
   /** Starts an atomic live-TV import on its own connection. @example const imp = await store.beginLiveTvImport() */
@@ -104,13 +106,14 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
     db,
     openWriter: (timeout, cacheKiB) => openConnection(file, { busyTimeoutMs: timeout, cacheKiB }),
   };
-  const active = new Set<LiveTvImport>();
+  const active = new Set<{ abort(reason: string): void }>();
   // PRAGMA data_version changes when another connection commits; re-read the imports table only then.
   let seenDataVersion = -1;
   let version = 0;
 
   const api = guard(file, {
     ...reads,
+    ...libraryStoreApi({ file, db, openWriter: context.openWriter, imports, active }),
     counts(): LiveTvCounts {
       const report = imports.lastOk('livetv')?.report as LiveTvImportReport | undefined;
       return report?.counts ?? ZERO_COUNTS;

@@ -4,6 +4,7 @@
  * names disagree with this list). Each area keeps its migrations in its own file and adds
  * them here, e.g. `import { libraryMigrations } from '../library/migrations.js'`.
  */
+import { libraryMigrations } from '../library/migrations.js';
 import { coreMigrations } from './core.js';
 import { liveTvMigrations } from './livetv.js';
 import type { Migration } from './migration.js';
@@ -11,4 +12,4 @@ import type { Migration } from './migration.js';
 export type { Migration } from './migration.js';
 
 /** Every migration, in the order they are applied; `user_version` = how many are applied. */
-export const MIGRATIONS: readonly Migration[] = [coreMigrations[0]!, liveTvMigrations[0]!];
+export const MIGRATIONS: readonly Migration[] = [coreMigrations[0]!, liveTvMigrations[0]!, libraryMigrations[0]!];
