@@ -70,8 +70,8 @@ export async function checkFeed(ctx: Context, catalog: Catalog): Promise<ItemRef
     if (valid.length < list.length && paged) {
       const stop = valid.length === 0 ? await pagesAfter(ctx, catalog, base, kept + list.length) : 0;
       findings.add(miscount(answer.path, kept, valid.length, list.length, stop));
-      if (valid.length === 0) return refs;
     }
+    // Nothing kept: the client sees an empty page and stops here.
     if (valid.length === 0) return refs;
     const repeated = valid.filter((item) => firstSeen.has(item.id as string));
     if (repeated.length > 0) {
