@@ -67,11 +67,7 @@ describe('the example add-on', () => {
       ]),
     );
     expect(paths.filter((p) => p.startsWith('/meta/'))).toHaveLength(20);
-    expect(report.checks.filter((c) => c.status === 'skip').map((c) => c.id)).toEqual([
-      'subtitles',
-      'addon-catalog',
-      'crawl',
-    ]);
+    expect(report.checks.filter((c) => c.status === 'skip').map((c) => c.id)).toEqual(['subtitles', 'addon-catalog']);
     expect(report.requests.count).toBe(paths.length);
   });
 

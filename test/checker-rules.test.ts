@@ -428,6 +428,8 @@ describe('tv items', () => {
         '/stream/tv/gd%3Ach0.json',
         '/stream/tv/gd%3Ach1.json',
       ]);
+      // Nothing was requested for meta, so the check is "skip" with its note, not "pass".
+      expect(report.checks.find((c) => c.id === 'meta')).toMatchObject({ status: 'skip', infos: 1 });
       expect(findings(report, 'info').find((f) => f.check === 'meta')?.message).toBe(
         '2 of 2 sampled items have ids or types the manifest does not route to this add-on for meta: not requested',
       );

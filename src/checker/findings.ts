@@ -38,7 +38,8 @@ export function createFindings(listLimit = 50, storeLimit = 500): Findings {
   return {
     add(finding) {
       const b = bucket(finding.check);
-      b.ran = true;
+      // A note alone ("not requested: routed elsewhere") does not make a check "pass".
+      if (finding.severity !== 'info') b.ran = true;
       if (finding.severity === 'error') b.errors++;
       else if (finding.severity === 'warning') b.warnings++;
       else b.infos++;

@@ -57,6 +57,7 @@ export async function runCheck(manifestUrl: string, options: CheckOptions = {}):
       return finish({ url: address.manifestUrl, fatal: step.fatal, complete: false }, requester.stats());
     }
     const addon = identity(step.raw);
+    findings.ran('crawl');
     let cut = false;
     if (step.manifest) {
       const ctx: Context = {
