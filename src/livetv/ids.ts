@@ -11,13 +11,16 @@ export const CHANNEL_PREFIX = 'mq-tv:';
 const MAX_SLUG = 80;
 
 /**
- * Lower-case letters and digits of any script, dots kept, every other run as one `-`.
+ * Lower-case letters and digits of any script, dots kept, every other run as one `-`. Accents
+ * are dropped from Latin letters only (é → e), since in other scripts a mark makes another
+ * letter (й is not и).
  * @example slugify('BBC One HD') // 'bbc-one-hd'
  */
 export function slugify(text: string): string {
   return text
     .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
+    .replace(/([A-Za-z])\p{M}+/gu, '$1')
+    .normalize('NFC')
     .toLowerCase()
     .replace(/[^\p{L}\p{N}.]+/gu, '-')
     .replace(/^[-.]+|[-.]+$/g, '')

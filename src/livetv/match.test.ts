@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { baseId, GuideIndex, MatchDemand, type MatchSubject, matchName } from './match.js';
+
+const guide = new GuideIndex();
+for (const [id, names] of [
+  ['BBCOne.uk', ['BBC One']],
+  ['BBCOne.uk@SD', ['BBC One SD']],
+  ['CNN.us@East', ['CNN International']],
+  ['daserste.de', ['ARD Das Erste', 'Das Erste']],
+  ['etoile.fr', ['TELE-ETOILE']],
+  ['regional.tv', ['Regional']],
+] as const) {
+  guide.add({ id, displayNames: names.map((text) => ({ text })) });
+}
+const none = new Map<string, string>();
+const subject = (s: Partial<MatchSubject>): MatchSubject => ({ name: 'Unknown', shiftHours: 0, ...s });
+
+describe('matchName and baseId', () => {
+  it('ignore case, accents, punctuation and quality suffixes', () => {
+    expect(matchName('Télé-Étoile FHD')).toBe('teleetoile');
+    expect(matchName('TELE ETOILE 4K HD')).toBe('teleetoile');
+    expect(matchName('Rock & Roll TV')).toBe(matchName('rock and roll tv'));
+    expect(matchName('HD')).toBe('hd');
+    expect(baseId('BBCOne.uk@HD')).toBe('bbcone.uk');
+    expect(baseId('@x')).toBe('@x');
+  });
+});
+
+describe('GuideIndex.resolve', () => {
+  it.each([
+    ['an exact tvg-id', { tvgId: 'BBCOne.uk' }, 'BBCOne.uk', 'tvgId'],
+    ['a tvg-id in another case', { tvgId: 'bbcone.UK' }, 'BBCOne.uk', 'tvgId'],
+    ['a tvg-id with a feed the guide lacks', { tvgId: 'BBCOne.uk@HD' }, 'BBCOne.uk', 'feed'],
+    ['a feed-less tvg-id against a feed id', { tvgId: 'CNN.us' }, 'CNN.us@East', 'feed'],
+    ['a tvg-name equal to a display-name', { tvgName: 'ard das erste' }, 'daserste.de', 'displayName'],
+    ['a name equal to a second display-name', { name: 'Das Erste' }, 'daserste.de', 'displayName'],
+    ['a name equal once normalised', { name: 'Télé Étoile HD' }, 'etoile.fr', 'normalizedName'],
+  ])('matches %s', (_what, s, key, rule) => {
+    expect(guide.resolve(subject(s), none)).toEqual({ key, rule });
+  });
+
+  it('prefers the override, then the tvg-id, over names', () => {
+    const overrides = new Map([['My Local', 'regional.tv']]);
+    expect(guide.resolve(subject({ name: 'My Local', tvgId: 'BBCOne.uk' }), overrides)).toEqual({
+      key: 'regional.tv',
+      rule: 'override',
+    });
+    expect(guide.resolve(subject({ name: 'Das Erste', tvgId: 'BBCOne.uk' }), none)?.rule).toBe('tvgId');
+  });
+
+  it('leaves a channel no rule finds unmatched', () => {
+    expect(guide.resolve(subject({ name: 'Shop TV', tvgId: 'shop.xx' }), none)).toBeUndefined();
+  });
+});
+
+describe('MatchDemand', () => {
+  const demand = new MatchDemand(
+    [
+      subject({ name: 'Arte', tvgId: 'arte.fr' }),
+      subject({ name: 'Arte +1', tvgId: 'arte.fr', shiftHours: 1 }),
+      subject({ name: 'Das Erste' }),
+      subject({ name: 'My Local' }),
+    ],
+    new Map([['My Local', 'regional.tv']]),
+  );
+
+  it('tells which guide channels are wanted, with which shifts', () => {
+    expect([...demand.shiftsFor('arte.fr')].sort()).toEqual([0, 1]);
+    expect([...demand.shiftsFor('ARTE.fr@HD')].sort()).toEqual([0, 1]);
+    expect([...demand.shiftsFor('daserste.de', ['ARD', 'Das Erste'])]).toEqual([0]);
+    expect([...demand.shiftsFor('regional.tv')]).toEqual([0]);
+    expect(demand.shiftsFor('unused.zz', ['Nobody']).size).toBe(0);
+  });
+});
