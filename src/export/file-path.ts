@@ -13,6 +13,9 @@ const MAX_NAME_BYTES = 255;
 /** Longest relative path we write; Linux PATH_MAX is 4096 and the export folder adds to it. */
 const MAX_PATH_BYTES = 3_000;
 
+/** Characters NTFS refuses in a name; `:` would even write an alternate data stream silently. */
+const WINDOWS_FORBIDDEN = /[<>:"|?*\\\x00-\x1f]/;
+
 export type FilePathResult = { readonly file: string } | { readonly refused: string };
 
 /**
@@ -25,8 +28,11 @@ export function exportFilePath(path: ResourcePath): FilePathResult {
   return checkedFile(decodeURIComponent(formatAddonPath(path)).slice(1));
 }
 
-/** Check a relative file path made of `/`-separated names; see `exportFilePath`. */
-export function checkedFile(file: string): FilePathResult {
+/**
+ * Check a relative file path made of `/`-separated names; see `exportFilePath`. With `windows`,
+ * names NTFS cannot hold (`:` in ids, trailing dots or spaces) are refused too.
+ */
+export function checkedFile(file: string, windows = process.platform === 'win32'): FilePathResult {
   if (file.includes('\0')) return { refused: 'it contains a NUL character' };
   if (Buffer.byteLength(file) > MAX_PATH_BYTES) return { refused: `its file path is over ${MAX_PATH_BYTES} bytes` };
   for (const name of file.split('/')) {
@@ -35,6 +41,9 @@ export function checkedFile(file: string): FilePathResult {
     if (name === '.' || name === '..') return { refused: `it makes a "${name}" path segment` };
     if (Buffer.byteLength(name) > MAX_NAME_BYTES)
       return { refused: `a file name would be over ${MAX_NAME_BYTES} bytes` };
+    if (windows && (WINDOWS_FORBIDDEN.test(name) || /[. ]$/.test(name))) {
+      return { refused: `"${name}" is not a valid Windows file name; export on Linux or macOS` };
+    }
   }
   return { file };
 }
