@@ -4,6 +4,8 @@
  * previous data served, and a refresh where nothing changed.
  */
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isMarqueeError } from '../src/errors.js';
@@ -207,5 +209,46 @@ describe('refresh with conditional requests', () => {
     expect(changed.sources.map((s) => s.status)).toEqual(['fetched', 'fetched']);
     const titles = store.programmesAround('mq-tv:bbcone.uk-hd', NOW - 86_400_000, NOW).map((p) => p.title);
     expect(titles).toContain('Later News');
+  });
+});
+
+describe('guides named by the playlist header', () => {
+  it('are read over HTTP when no guide is configured, conditionally on refresh', async () => {
+    const { store, dir } = open();
+    const body = readFileSync(fixture('guide.xml'));
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      seen.push(`${req.url} ${req.headers['if-none-match'] ?? '-'}`);
+      if (req.headers['if-none-match'] === '"v1"') {
+        res.writeHead(304).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/xml', etag: '"v1"' }).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const guideUrl = `http://127.0.0.1:${port}/guide.xml`;
+      const text = readFileSync(fixture('channels.m3u'), 'utf8').replace('#EXTM3U', `#EXTM3U x-tvg-url="${guideUrl}"`);
+      const playlist = join(dir, 'with-header.m3u');
+      writeFileSync(playlist, text);
+      const options = { playlists: [{ location: playlist }], now: NOW };
+
+      const first = await importLiveTv(store, options);
+      expect(first.sources[1]).toMatchObject({
+        kind: 'guide',
+        location: guideUrl,
+        namedBy: playlist,
+        status: 'fetched',
+      });
+      expect(first.state.playlistGuides).toEqual([guideUrl]);
+      expect(first.counts.matchedChannels).toBe(5);
+
+      const second = await importLiveTv(store, { ...options, previous: first.state });
+      expect(second.status).toBe('unchanged');
+      expect(seen).toEqual(['/guide.xml -', '/guide.xml "v1"']);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
