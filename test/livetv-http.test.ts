@@ -3,6 +3,7 @@
  * composed into an add-on (answers validated against the protocol) and served on 127.0.0.1.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createLiveTvPart } from '../src/livetv/index.js';
 import { importFixtures, type Served, serve, type TempStore, tempStore } from './fixtures/livetv/setup.js';
 
 const CATALOG = '/catalog/tv/mq-tv-channels';
@@ -260,6 +261,14 @@ describe('a playlist without any guide', () => {
     } finally {
       await plain.close();
     }
+  });
+});
+
+describe('placeholder settings', () => {
+  it('refuse a block length outside 15 minutes to a day', () => {
+    expect(() => createLiveTvPart(temp.store, { placeholders: { enabled: true, blockMinutes: 5 } })).toThrow(
+      /placeholders\.blockMinutes must be a whole number from 15 to 1440, got 5/,
+    );
   });
 });
 

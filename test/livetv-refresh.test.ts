@@ -132,7 +132,9 @@ describe('createRefresher', () => {
   });
 
   it('refuses an interval that is not positive', () => {
-    expect(() => createRefresher({ run: async () => {}, intervalMs: 0 })).toThrow(/intervalMs must be positive/);
+    expect(() => createRefresher({ run: async () => {}, intervalMs: 0 })).toThrow(
+      /refresh interval must be a positive number/,
+    );
   });
 });
 
@@ -153,7 +155,10 @@ describe('liveTvRefreshJob', () => {
     const version = temp.store.dataVersion();
 
     rmSync(guide);
-    const error = await job(signal).catch((e: unknown) => e as Error);
+    const error = await job(signal).then(
+      () => new Error('the refresh did not fail'),
+      (e: unknown) => e as Error,
+    );
     expect(error.message).toMatch(/guide\.xml: file not found; the previous data is still served/);
     expect(temp.store.dataVersion()).toBe(version);
     expect(temp.store.countChannels()).toBe(8);

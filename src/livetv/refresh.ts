@@ -3,6 +3,7 @@
  * not hit one IPTV provider at the same second), back off exponentially after failures (capped),
  * never run two at once. A failed run changes nothing served: imports are atomic.
  */
+import { MarqueeError } from '../errors.js';
 import type { Store } from '../store/index.js';
 import { importLiveTv } from './import.js';
 import type { LiveTvImportOptions, LiveTvImportResult, SourceState } from './types.js';
@@ -44,7 +45,12 @@ export interface Refresher {
  */
 export function createRefresher<T>(options: RefresherOptions<T>): Refresher {
   const { intervalMs } = options;
-  if (!(intervalMs > 0)) throw new RangeError(`intervalMs must be positive, got ${intervalMs}`);
+  if (!(intervalMs > 0) || !Number.isFinite(intervalMs)) {
+    throw new MarqueeError(
+      'INVALID_SETTINGS',
+      `the refresh interval must be a positive number of ms, got ${intervalMs}`,
+    );
+  }
   const backoffMs = options.backoffMs ?? 60_000;
   const maxBackoffMs = Math.max(backoffMs, options.maxBackoffMs ?? intervalMs);
   const jitter = Math.min(Math.max(options.jitter ?? 0.1, 0), 0.5);

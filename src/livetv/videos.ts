@@ -4,6 +4,7 @@
  * no validation (the SDK validates answers in tests), optional fields only when set.
  */
 
+import { MarqueeError } from '../errors.js';
 import type { Video } from '../protocol/index.js';
 import { isAbsoluteUrl } from '../protocol/index.js';
 import type { ChannelRow, ProgrammeRow } from '../store/index.js';
@@ -61,7 +62,10 @@ export interface Placeholders {
 export function resolvePlaceholders(options: PlaceholderOptions | undefined): Placeholders {
   const minutes = options?.blockMinutes ?? 60;
   if (!Number.isInteger(minutes) || minutes < 15 || minutes > 1440) {
-    throw new RangeError(`placeholders.blockMinutes must be a whole number from 15 to 1440, got ${minutes}`);
+    throw new MarqueeError(
+      'INVALID_SETTINGS',
+      `placeholders.blockMinutes must be a whole number from 15 to 1440, got ${minutes}`,
+    );
   }
   return { enabled: options?.enabled === true, blockMs: minutes * MINUTE };
 }
