@@ -3,6 +3,7 @@ import {
   type Catalog,
   type ExtraPairs,
   extraDeclared,
+  isGuideCatalog,
   MetaPreviewSchema,
   MetaSchema,
   requiredExtras,
@@ -39,6 +40,8 @@ export interface ListResult {
 export function catalogLists(catalog: Catalog): ExtraPairs[] | { unreachable: string } {
   const required = requiredExtras(catalog);
   if (required.length > 1) return { unreachable: `it requires ${required.length} extras; the client ignores it` };
+  // A guide catalog that requires its date is reached through its days only (exported apart).
+  if (required[0] === 'date' && isGuideCatalog(catalog)) return [];
   const lists: ExtraPairs[] = required.length === 0 ? [[]] : [];
   for (const extra of catalog.extra ?? []) {
     if (NOT_CHOICES.has(extra.name)) continue;
