@@ -157,10 +157,15 @@ describe('guide days', () => {
     expect(metasDetailed[4].videos[0]).not.toHaveProperty('thumbnail');
   });
 
-  it('pages guide rows with skip counting channels, combined with a genre', async () => {
+  it('pages guide rows with skip counting channels, combined with a genre or a search', async () => {
     const page = await json(`${CATALOG}/date=2026-03-01&skip=6.json`);
     expect(page.metasDetailed.map((r: { name: string }) => r.name)).toEqual(['No Guide Channel', 'Shop TV']);
     expect((await json(`${CATALOG}/date=2026-03-01&skip=8.json`)).metasDetailed).toEqual([]);
+    const search = await json(`${CATALOG}/date=2026-03-01&search=arte.json`);
+    expect(search.metasDetailed.map((r: { name: string }) => [r.name, titles(r as never)])).toEqual([
+      ['Arte', ['Le Film — Première partie', 'Late Arte']],
+      ['Arte +1', ['Le Film — Première partie', 'Late Arte']],
+    ]);
     const culture = await json(`${CATALOG}/genre=Culture&date=2026-03-01&skip=1.json`);
     expect(culture.metasDetailed.map((r: { name: string }) => r.name)).toEqual([
       'Arte +1',
