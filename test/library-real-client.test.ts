@@ -18,7 +18,7 @@ const AMELIE = {
   poster: 'https://images.example/amelie.jpg',
   streams: [{ url: 'https://media.example/amelie.mp4', name: 'Example' }],
 };
-const ITEMS = [...generatedLibrary(249, 5), AMELIE];
+const ITEMS: Record<string, unknown>[] = [...generatedLibrary(249, 5), AMELIE];
 const VISIBLE_MOVIES = ITEMS.filter((i) => i.type === 'movie' && i.adult !== true);
 
 let fx: LibraryFixture;
