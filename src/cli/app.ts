@@ -1,0 +1,201 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Addon, type AddonPart, composeAddon } from '../addon/index.js';
+import { demoGuide, demoPlaylist } from '../demo/index.js';
+import { ADULT_CONFIG_FIELD, createLibraryPart, importLibrary, refreshAddonCatalogs } from '../library/index.js';
+import { createLiveTvPart, importLiveTv, type LiveTvImportResult, type SourceState } from '../livetv/index.js';
+import type { ConfigField } from '../protocol/index.js';
+import { createTokenCodec } from '../server/index.js';
+import type { Store } from '../store/index.js';
+import { loadOrCreateKeyRing } from './keys.js';
+import type { Settings } from './settings.js';
+import { version } from './version.js';
+
+/** The embedded demo's library, shipped with the package. */
+export const DEMO_LIBRARY = fileURLToPath(new URL('../../examples/library/library.json', import.meta.url));
+
+/** True when the settings name no source at all: `marquee serve` then serves the embedded demo. */
+export function isDemo(settings: Settings): boolean {
+  return (
+    (settings.livetv?.playlists?.length ?? 0) === 0 &&
+    (settings.library?.files?.length ?? 0) === 0 &&
+    (settings.addonCatalogs?.length ?? 0) === 0
+  );
+}
+
+/** Write the demo's playlist and a guide around `now` into a fresh temp folder; the settings that import them. */
+export function prepareDemo(now: number): { settings: Settings; cleanup: () => void; dir: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'marquee-demo-'));
+  const playlist = join(dir, 'demo.m3u');
+  const guide = join(dir, 'demo.xml');
+  writeFileSync(playlist, demoPlaylist());
+  writeFileSync(guide, demoGuide(now));
+  return {
+    dir,
+    settings: {
+      db: join(dir, 'demo.db'),
+      addon: {
+        id: 'org.marquee.demo',
+        name: 'Marquee Demo',
+        description:
+          'Six live channels with a programme guide around today, and a library of freely licensed films and series.',
+      },
+      livetv: { playlists: [playlist], guides: [guide] },
+      library: { files: [DEMO_LIBRARY] },
+    },
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+const location = (s: string | { url: string; shiftHours?: number }) =>
+  typeof s === 'string'
+    ? { location: s }
+    : { location: s.url, ...(s.shiftHours !== undefined ? { shiftHours: s.shiftHours } : {}) };
+
+export interface ImportOutcome {
+  readonly livetv?: LiveTvImportResult | { readonly error: Error };
+  readonly library?: Awaited<ReturnType<typeof importLibrary>> | { readonly error: Error };
+  readonly addonCatalogs?: Awaited<ReturnType<typeof refreshAddonCatalogs>> | { readonly error: Error };
+}
+
+export interface ImportHooks {
+  readonly onProgress?: (event: {
+    phase: string;
+    source?: string;
+    bytes?: number;
+    totalBytes?: number;
+    records?: number;
+  }) => void;
+  readonly previous?: SourceState;
+  readonly signal?: AbortSignal;
+}
+
+function sourceOptions(settings: Settings) {
+  const s = settings.sources;
+  return {
+    ...(s?.timeoutSeconds ? { timeoutMs: s.timeoutSeconds * 1000 } : {}),
+    ...(s?.maxMegabytes ? { maxBytes: s.maxMegabytes * 1_048_576 } : {}),
+  };
+}
+
+/**
+ * Import every configured source. Each backend's import is atomic on its own; one failing does
+ * not stop the others, and what it had served before stays served.
+ */
+export async function importAll(store: Store, settings: Settings, hooks: ImportHooks = {}): Promise<ImportOutcome> {
+  const outcome: { -readonly [K in keyof ImportOutcome]: ImportOutcome[K] } = {};
+  const livetv = settings.livetv;
+  const signal = hooks.signal ? { signal: hooks.signal } : {};
+  if (livetv?.playlists?.length) {
+    try {
+      outcome.livetv = await importLiveTv(store, {
+        playlists: livetv.playlists.map(location),
+        ...(livetv.guides ? { guides: livetv.guides.map(location) } : {}),
+        ...(livetv.includeGroups ? { includeGroups: livetv.includeGroups } : {}),
+        ...(livetv.excludeGroups ? { excludeGroups: livetv.excludeGroups } : {}),
+        ...(livetv.guideOverrides ? { guideOverrides: livetv.guideOverrides } : {}),
+        ...(livetv.retentionDays !== undefined ? { retentionHours: livetv.retentionDays * 24 } : {}),
+        ...(livetv.horizonDays !== undefined ? { horizonDays: livetv.horizonDays } : {}),
+        ...(livetv.languages ? { languages: livetv.languages } : {}),
+        sourceOptions: sourceOptions(settings),
+        ...(hooks.previous ? { previous: hooks.previous } : {}),
+        ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
+        ...signal,
+      });
+    } catch (error) {
+      outcome.livetv = { error: error as Error };
+    }
+  }
+  if (settings.library?.files?.length) {
+    try {
+      outcome.library = await importLibrary(store, {
+        files: settings.library.files,
+        ...(hooks.onProgress
+          ? {
+              onProgress: (p) =>
+                hooks.onProgress?.({
+                  phase: `library ${p.phase}`,
+                  ...('source' in p ? { source: p.source } : {}),
+                  ...('items' in p ? { records: p.items } : {}),
+                }),
+            }
+          : {}),
+        ...signal,
+      });
+    } catch (error) {
+      outcome.library = { error: error as Error };
+    }
+  }
+  if (settings.addonCatalogs?.length) {
+    try {
+      outcome.addonCatalogs = await refreshAddonCatalogs(
+        store,
+        { addonCatalogs: settings.addonCatalogs },
+        { fetch: { ...sourceOptions(settings), ...signal } },
+      );
+    } catch (error) {
+      outcome.addonCatalogs = { error: error as Error };
+    }
+  }
+  return outcome;
+}
+
+/** The user settings the product declares on /configure, for the parts being served. */
+export function configFields(parts: { livetv: boolean; library: boolean }): ConfigField[] {
+  const fields: ConfigField[] = [];
+  if (parts.livetv) {
+    fields.push({
+      key: 'groups',
+      type: 'text',
+      title: 'Channel groups to show (comma-separated; empty shows every group)',
+    });
+  }
+  if (parts.library) fields.push(ADULT_CONFIG_FIELD);
+  return fields;
+}
+
+/**
+ * The add-on as the store holds it now: one part per backend that has data, user config
+ * encrypted with the key ring beside the database. Call again after an import.
+ */
+export function buildAddon(store: Store, settings: Settings, keyFile: string): Addon {
+  const parts: AddonPart[] = [];
+  const hasLiveTv = store.counts().channels > 0;
+  const library = store.libraryCounts();
+  const hasLibrary =
+    Object.values(library).some((n) => typeof n === 'number' && n > 0) || (settings.addonCatalogs?.length ?? 0) > 0;
+  if (hasLiveTv) {
+    parts.push(
+      createLiveTvPart(store, {
+        ...(settings.livetv?.placeholders ? { placeholders: settings.livetv.placeholders } : {}),
+      }),
+    );
+  }
+  if (hasLibrary) {
+    parts.push(
+      createLibraryPart(store, {
+        ...(settings.library?.catalogs ? { catalogs: settings.library.catalogs } : {}),
+        ...(settings.addonCatalogs ? { addonCatalogs: settings.addonCatalogs } : {}),
+      }),
+    );
+  }
+  const fields = configFields({ livetv: hasLiveTv, library: hasLibrary });
+  const id = settings.addon?.id ?? 'org.marquee.addon';
+  const { ring } = loadOrCreateKeyRing(keyFile);
+  return composeAddon(
+    {
+      id,
+      version: settings.addon?.version ?? version(),
+      name: settings.addon?.name ?? 'Marquee',
+      description: settings.addon?.description ?? 'Live TV and movies served by Marquee.',
+      ...(settings.addon?.logo ? { logo: settings.addon.logo } : {}),
+      ...(settings.addon?.background ? { background: settings.addon.background } : {}),
+      ...(settings.addon?.contactEmail ? { contactEmail: settings.addon.contactEmail } : {}),
+      ...(fields.length > 0 ? { config: fields, behaviorHints: { configurable: true } } : {}),
+    },
+    parts,
+    { configCodec: createTokenCodec(ring, id), dataVersion: store.dataVersion, validateResponses: true },
+  );
+}

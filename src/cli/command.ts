@@ -1,0 +1,120 @@
+import { parseArgs } from 'node:util';
+import { MarqueeError } from '../errors.js';
+
+/** One option of a command: parsed by node:util parseArgs, documented in --help and the README table. */
+export interface OptionSpec {
+  readonly type: 'string' | 'boolean';
+  readonly description: string;
+  readonly short?: string;
+  /** Placeholder in help (`--port N`). */
+  readonly value?: string;
+  /** May be given several times (a list). */
+  readonly multiple?: boolean;
+  /** The environment variable that sets it when the flag is absent (`MARQUEE_PORT`). */
+  readonly env?: string;
+  /** Shown in help; the command applies defaults itself (settings merge). */
+  readonly default?: string;
+}
+
+export interface Io {
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  /** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
+  readonly stopped: Promise<string>;
+}
+
+export type OptionValues = Record<string, string | boolean | string[] | undefined>;
+
+export interface Command {
+  readonly name: string;
+  readonly summary: string;
+  readonly usage: string;
+  readonly options: Readonly<Record<string, OptionSpec>>;
+  readonly positionals?: { readonly name: string; readonly required: boolean };
+  /** Extra help text: exit codes, examples. */
+  readonly notes?: string;
+  run(values: OptionValues, positionals: string[], io: Io): Promise<number>;
+}
+
+/** Exit codes, documented in the README. */
+export const EXIT = { ok: 0, failed: 1, usage: 2, unavailable: 3 } as const;
+
+export const HELP_OPTION: OptionSpec = { type: 'boolean', short: 'h', description: 'show this help' };
+
+/**
+ * Parse argv for a command: flags first, then `MARQUEE_*` variables for flags not given.
+ * Unknown flags are an error (exit 2) that names them.
+ */
+export function parseCommandArgs(
+  command: Command,
+  argv: string[],
+  env: Readonly<Record<string, string | undefined>>,
+): { values: OptionValues; positionals: string[] } {
+  const options = { ...command.options, help: HELP_OPTION };
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: Object.fromEntries(
+        Object.entries(options).map(([name, spec]) => [
+          name,
+          {
+            type: spec.type,
+            ...(spec.short ? { short: spec.short } : {}),
+            ...(spec.multiple ? { multiple: true } : {}),
+          },
+        ]),
+      ),
+      allowPositionals: command.positionals !== undefined,
+      strict: true,
+    });
+  } catch (error) {
+    throw new MarqueeError(
+      'INVALID_SETTINGS',
+      `${(error as Error).message}\nRun \`marquee ${command.name} --help\` for the options.`,
+    );
+  }
+  const values = { ...parsed.values } as OptionValues;
+  for (const [name, spec] of Object.entries(options)) {
+    if (values[name] !== undefined || !spec.env) continue;
+    const fromEnv = env[spec.env];
+    if (fromEnv === undefined || fromEnv === '') continue;
+    if (spec.type === 'boolean') values[name] = /^(1|true|yes|on)$/i.test(fromEnv);
+    else
+      values[name] = spec.multiple
+        ? fromEnv
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : fromEnv;
+  }
+  return { values, positionals: parsed.positionals };
+}
+
+/** `marquee <command> --help` text, generated from the option specs so it never drifts. */
+export function commandHelp(command: Command): string {
+  const rows = Object.entries({ ...command.options, help: HELP_OPTION }).map(([name, spec]) => {
+    const flag = `${spec.short ? `-${spec.short}, ` : '    '}--${name}${spec.value ? ` ${spec.value}` : ''}`;
+    const extras = [
+      spec.default ? `default ${spec.default}` : '',
+      spec.env ? `env ${spec.env}` : '',
+      spec.multiple ? 'repeatable' : '',
+    ]
+      .filter(Boolean)
+      .join('; ');
+    return [flag, spec.description + (extras ? ` (${extras})` : '')] as const;
+  });
+  const width = Math.max(...rows.map(([flag]) => flag.length)) + 2;
+  return [
+    `${command.summary}`,
+    '',
+    `Usage: ${command.usage}`,
+    '',
+    'Options:',
+    ...rows.map(([flag, text]) => `  ${flag.padEnd(width)}${text}`),
+    ...(command.notes ? ['', command.notes] : []),
+    '',
+  ].join('\n');
+}

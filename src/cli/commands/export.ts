@@ -1,0 +1,82 @@
+import { resolve } from 'node:path';
+import { MarqueeError } from '../../errors.js';
+import { exportAddon } from '../../export/index.js';
+import { openStore } from '../../store/index.js';
+import { buildAddon, importAll, isDemo, prepareDemo } from '../app.js';
+import type { Command } from '../command.js';
+import { describeOutcome } from '../report.js';
+import { resolveSettings, STORE_OPTIONS } from '../resolve.js';
+
+export const exportCommand: Command = {
+  name: 'export',
+  summary: 'write the whole add-on as static files for any static host or CDN',
+  usage: 'marquee export --out DIR [--db FILE] [--config FILE] [--force]',
+  options: {
+    out: {
+      type: 'string',
+      short: 'o',
+      value: 'DIR',
+      env: 'MARQUEE_EXPORT_DIR',
+      description: 'folder to write (replaced atomically)',
+    },
+    ...STORE_OPTIONS,
+    force: { type: 'boolean', description: 'replace a non-empty folder that is not an earlier export' },
+    'public-url': {
+      type: 'string',
+      value: 'URL',
+      env: 'MARQUEE_PUBLIC_URL',
+      description: 'where the export will be served, for its landing page',
+    },
+    'days-ahead': { type: 'string', value: 'N', description: 'guide days exported after today', default: '7' },
+    json: { type: 'boolean', description: 'print the export report as JSON' },
+  },
+  notes:
+    'Search cannot be precomputed: the exported manifest drops the search extra. Guide days are exported as they\n' +
+    'are stored now: re-run the export (e.g. from cron) to keep the guide current. See docs/export.md.\n' +
+    'Exit codes: 0 written, 1 failed (nothing replaced), 2 bad flags or configuration, 3 database unavailable.',
+  async run(values, _positionals, io) {
+    if (typeof values.out !== 'string') throw new MarqueeError('INVALID_SETTINGS', '--out DIR is required');
+    const daysAhead = values['days-ahead'] === undefined ? 7 : Number(values['days-ahead']);
+    if (!Number.isInteger(daysAhead) || daysAhead < 0 || daysAhead > 60) {
+      throw new MarqueeError('INVALID_SETTINGS', '--days-ahead must be a whole number from 0 to 60');
+    }
+    let { settings } = resolveSettings(values, io.cwd);
+    const demo = isDemo(settings) ? prepareDemo(Date.now()) : undefined;
+    if (demo) settings = { ...settings, ...demo.settings };
+    const db = settings.db ?? resolve(io.cwd, 'marquee.db');
+    const store = openStore(db);
+    try {
+      if (demo) {
+        const outcome = await importAll(store, settings);
+        if (!values.json) io.stderr.write(`exporting the embedded demo\n${describeOutcome(outcome).join('\n')}\n`);
+      }
+      const addon = buildAddon(store, settings, settings.security?.configKeyFile ?? `${db}.keys.json`);
+      const report = await exportAddon(addon, resolve(io.cwd, values.out), {
+        force: values.force === true,
+        guideDays: { from: -1, to: daysAhead },
+        ...(typeof values['public-url'] === 'string' ? { publicUrl: values['public-url'] } : {}),
+      });
+      if (values.json) {
+        io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+        return 0;
+      }
+      const lines = [
+        `wrote ${report.files} files (${(report.bytes / 1_048_576).toFixed(1)} MB) to ${report.outDir}`,
+        `  ${report.pages} catalog pages, ${report.items} items, ${report.metas} metas, ${report.streams} stream answers, ${report.subtitles} subtitles answers`,
+        ...(report.guideDays.length > 0
+          ? [
+              `  guide days ${report.guideDays[0]} to ${report.guideDays.at(-1)}: re-run the export to keep the guide current`,
+            ]
+          : []),
+        ...report.manifestChanges.map((c) => `  manifest: ${c}`),
+        ...report.truncated.map((t) => `  truncated: ${t}`),
+        ...report.warnings.slice(0, 10).map((w) => `  warning: ${w.path}: ${w.message}`),
+      ];
+      io.stdout.write(`${lines.join('\n')}\n`);
+      return 0;
+    } finally {
+      store.close();
+      demo?.cleanup();
+    }
+  },
+};

@@ -1,0 +1,210 @@
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { renderUnicodeCompact } from 'uqr';
+import type { Addon } from '../../addon/index.js';
+import { demoGuide } from '../../demo/index.js';
+import { createRefresher, type SourceState } from '../../livetv/index.js';
+import { createRequestHandler, listen } from '../../server/index.js';
+import { openStore } from '../../store/index.js';
+import { buildAddon, importAll, isDemo, prepareDemo } from '../app.js';
+import type { Command } from '../command.js';
+import { createLogger } from '../log.js';
+import { describeOutcome, importSucceeded } from '../report.js';
+import { resolveSettings, STORE_OPTIONS } from '../resolve.js';
+
+const DEFAULT_REFRESH_HOURS = 6;
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'serve the add-on (the embedded demo when no source is configured)',
+  usage: 'marquee serve [--port 7000] [--host 127.0.0.1] [--db FILE] [--config FILE]',
+  options: {
+    port: {
+      type: 'string',
+      short: 'p',
+      value: 'N',
+      env: 'MARQUEE_PORT',
+      description: 'port to listen on',
+      default: '7000',
+    },
+    host: {
+      type: 'string',
+      value: 'HOST',
+      env: 'MARQUEE_HOST',
+      description: 'address to listen on (0.0.0.0 for every interface)',
+      default: '127.0.0.1',
+    },
+    ...STORE_OPTIONS,
+    'public-url': {
+      type: 'string',
+      value: 'URL',
+      env: 'MARQUEE_PUBLIC_URL',
+      description: 'the https address users reach the add-on at (for links)',
+    },
+    'base-path': {
+      type: 'string',
+      value: 'PATH',
+      env: 'MARQUEE_BASE_PATH',
+      description: 'serve under a path prefix, e.g. /tv',
+    },
+    playlist: {
+      type: 'string',
+      multiple: true,
+      value: 'PATH|URL',
+      env: 'MARQUEE_PLAYLIST',
+      description: 'M3U playlist (replaces the configured ones)',
+    },
+    epg: {
+      type: 'string',
+      multiple: true,
+      value: 'PATH|URL',
+      env: 'MARQUEE_EPG',
+      description: 'XMLTV guide, plain or gzip (replaces the configured ones)',
+    },
+    library: {
+      type: 'string',
+      multiple: true,
+      value: 'PATH',
+      env: 'MARQUEE_LIBRARY',
+      description: 'library file or folder (JSON, CSV)',
+    },
+    'refresh-hours': {
+      type: 'string',
+      value: 'N',
+      env: 'MARQUEE_REFRESH_HOURS',
+      description: 're-import the sources every N hours; 0 turns it off',
+      default: '6',
+    },
+    'rate-limit': {
+      type: 'string',
+      value: 'N',
+      env: 'MARQUEE_RATE_LIMIT',
+      description: 'requests per minute per client address; 0 is off',
+      default: '0',
+    },
+    'log-format': {
+      type: 'string',
+      value: 'json|pretty',
+      env: 'MARQUEE_LOG_FORMAT',
+      description: 'log lines as JSON or for people',
+      default: 'pretty on a terminal',
+    },
+    quiet: { type: 'boolean', short: 'q', env: 'MARQUEE_QUIET', description: 'do not log each request' },
+    qr: {
+      type: 'boolean',
+      env: 'MARQUEE_QR',
+      description: 'print a QR code of the install link (to install from a phone)',
+    },
+    demo: {
+      type: 'boolean',
+      env: 'MARQUEE_DEMO',
+      description: 'serve the embedded demo even when sources are configured',
+    },
+  },
+  notes:
+    'Exit codes: 0 stopped by SIGINT/SIGTERM, 1 could not start, 2 bad flags or configuration, 3 database unavailable.',
+  async run(values, _positionals, io) {
+    const resolved = resolveSettings(values, io.cwd);
+    let settings = resolved.settings;
+    const demo = values.demo === true || isDemo(settings);
+    const demoFiles = demo ? prepareDemo(Date.now()) : undefined;
+    if (demoFiles) {
+      settings = { ...settings, ...demoFiles.settings, addon: { ...demoFiles.settings.addon, ...settings.addon } };
+      if (resolved.settings.db) settings.db = resolved.settings.db;
+    }
+    const log = createLogger(io.stdout, {
+      format: settings.log?.format ?? (io.stdout.isTTY ? 'pretty' : 'json'),
+      requests: settings.log?.requests ?? true,
+    });
+    const db = settings.db ?? resolve(io.cwd, 'marquee.db');
+    const store = openStore(db);
+    const keyFile = settings.security?.configKeyFile ?? `${db}.keys.json`;
+    try {
+      const empty = store.counts().channels === 0 && store.libraryCounts().items === 0;
+      let previous: SourceState | undefined;
+      if (demo || empty) {
+        log.event(demo ? 'importing the embedded demo' : 'importing the configured sources');
+        const outcome = await importAll(store, settings);
+        for (const line of describeOutcome(outcome)) log.event(line);
+        if (outcome.livetv && !('error' in outcome.livetv)) previous = outcome.livetv.state;
+        if (!importSucceeded(outcome) && store.counts().channels === 0 && store.libraryCounts().items === 0) {
+          io.stderr.write(
+            'marquee serve: nothing could be imported and the database holds no earlier data; see the errors above.\n',
+          );
+          return 1;
+        }
+      }
+      let addon: Addon = buildAddon(store, settings, keyFile);
+      for (const w of addon.warnings) log.event(`manifest warning: ${w.path}: ${w.message}`);
+      const handler = createRequestHandler(() => addon, {
+        logger: log,
+        ...(settings.publicUrl ? { publicUrl: settings.publicUrl } : {}),
+        ...(settings.basePath ? { basePath: settings.basePath } : {}),
+        ...(settings.security?.trustProxy ? { trustProxy: true } : {}),
+        ...(settings.security?.rateLimitPerMinute
+          ? { rateLimit: { perMinute: settings.security.rateLimitPerMinute } }
+          : {}),
+      });
+      const host = settings.host ?? '127.0.0.1';
+      const running = await listen(handler, { port: settings.port ?? 7000, host });
+      const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+      const base = (settings.publicUrl ?? `http://${shownHost}:${running.port}${settings.basePath ?? ''}`).replace(
+        /\/+$/,
+        '',
+      );
+      const manifestUrl = `${base}/manifest.json`;
+      const install = manifestUrl.replace(/^https?:\/\//, 'stremio://');
+      io.stdout.write(
+        [
+          '',
+          `${addon.manifest.name} ${addon.manifest.version} is running${demo ? ' (embedded demo)' : ''}`,
+          `  manifest:  ${manifestUrl}`,
+          `  install:   ${install}`,
+          ...(addon.configFields.length > 0 ? [`  configure: ${base}/configure`] : []),
+          ...(host === '127.0.0.1' || host === 'localhost'
+            ? ['  (only this machine can reach it: use --host 0.0.0.0 to serve your network)']
+            : []),
+          '',
+          ...(values.qr ? [renderUnicodeCompact(install), ''] : []),
+        ].join('\n'),
+      );
+
+      const hours = settings.refresh?.intervalHours ?? DEFAULT_REFRESH_HOURS;
+      const refresher =
+        hours > 0
+          ? createRefresher({
+              intervalMs: hours * 3_600_000,
+              // Data imported earlier is refreshed when it is due, not a whole interval after start.
+              firstDelayMs:
+                demo || !store.lastImport()?.finishedAt
+                  ? hours * 3_600_000
+                  : Math.max(5_000, store.lastImport()!.finishedAt! + hours * 3_600_000 - Date.now()),
+              run: async (signal) => {
+                if (demoFiles) writeFileSync(join(demoFiles.dir, 'demo.xml'), demoGuide(Date.now()));
+                return importAll(store, settings, { signal, ...(previous ? { previous } : {}) });
+              },
+              onResult: (outcome) => {
+                for (const line of describeOutcome(outcome)) log.event(`refresh: ${line}`);
+                if (outcome.livetv && !('error' in outcome.livetv)) previous = outcome.livetv.state;
+                addon = buildAddon(store, settings, keyFile);
+              },
+              onError: (error, info) =>
+                log.error({
+                  msg: 'refresh failed; the previous data is still served',
+                  error: (error as Error).message,
+                  retryInMs: info.retryInMs,
+                }),
+            })
+          : undefined;
+
+      const signal = await io.stopped;
+      log.event(`${signal}: finishing requests in flight, then stopping`);
+      await refresher?.stop();
+      await running.close(10_000);
+      return 0;
+    } finally {
+      store.close();
+      demoFiles?.cleanup();
+    }
+  },
+};

@@ -1,0 +1,76 @@
+import { isMarqueeError } from '../errors.js';
+import { type Command, commandHelp, EXIT, type Io, parseCommandArgs } from './command.js';
+import { checkCommand } from './commands/check.js';
+import { exportCommand } from './commands/export.js';
+import { importCommand } from './commands/import.js';
+import { serveCommand } from './commands/serve.js';
+import { version } from './version.js';
+
+const COMMANDS: readonly Command[] = [serveCommand, importCommand, exportCommand, checkCommand];
+
+function usage(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
+  return [
+    'marquee: a Stremio add-on server for live TV with a programme guide and movie/series libraries',
+    '',
+    'Usage: marquee <command> [options]',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
+    '',
+    'Run `marquee <command> --help` for its options. `marquee --version` prints the version.',
+    '',
+  ].join('\n');
+}
+
+function defaultIo(): Io {
+  const stopped = new Promise<string>((resolve) => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve(signal));
+  });
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), stopped };
+}
+
+/**
+ * The CLI: the only place that reads argv and the environment, prints and decides exit codes.
+ *
+ * @example process.exitCode = await main(['serve', '--port', '7000'])
+ */
+export async function main(argv: string[], io: Io = defaultIo()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(usage());
+    return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout.write(`${version()}\n`);
+    return EXIT.ok;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    io.stderr.write(`marquee: unknown command "${name}"\n\n${usage()}`);
+    return EXIT.usage;
+  }
+  try {
+    const { values, positionals } = parseCommandArgs(command, rest, io.env);
+    if (values.help) {
+      io.stdout.write(commandHelp(command));
+      return EXIT.ok;
+    }
+    if (command.positionals?.required && positionals.length === 0) {
+      io.stderr.write(`marquee ${command.name}: missing ${command.positionals.name}\n\n${commandHelp(command)}`);
+      return EXIT.usage;
+    }
+    return await command.run(values, positionals, io);
+  } catch (error) {
+    if (isMarqueeError(error, 'INVALID_SETTINGS')) {
+      io.stderr.write(`marquee ${command.name}: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    if (isMarqueeError(error, 'STORE_UNAVAILABLE')) {
+      io.stderr.write(`marquee ${command.name}: ${error.message}\n`);
+      return EXIT.unavailable;
+    }
+    io.stderr.write(`marquee ${command.name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT.failed;
+  }
+}

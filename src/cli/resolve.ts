@@ -1,0 +1,84 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { MarqueeError } from '../errors.js';
+import type { OptionSpec, OptionValues } from './command.js';
+import { checkSettings, loadSettingsFile, type Settings } from './settings.js';
+
+/** Names looked for in the working directory when no --config is given. */
+export const DEFAULT_SETTINGS_FILES = ['marquee.yaml', 'marquee.yml', 'marquee.json'] as const;
+
+/** Flags every command that reads the store shares. */
+export const STORE_OPTIONS = {
+  config: {
+    type: 'string',
+    value: 'FILE',
+    env: 'MARQUEE_CONFIG',
+    description: 'configuration file (JSON or YAML); default ./marquee.yaml or ./marquee.json when present',
+  },
+  db: {
+    type: 'string',
+    value: 'FILE',
+    env: 'MARQUEE_DB',
+    description: 'SQLite database file',
+    default: './marquee.db',
+  },
+} as const satisfies Record<string, OptionSpec>;
+
+function number(value: unknown, flag: string, check: (n: number) => boolean, what: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || !check(n))
+    throw new MarqueeError('INVALID_SETTINGS', `--${flag} must be ${what}, got "${String(value)}"`);
+  return n;
+}
+
+/**
+ * defaults < configuration file < MARQUEE_* variables < flags (parseCommandArgs already folded
+ * the variables into `values`). Relative paths in flags are relative to the working directory.
+ */
+export function resolveSettings(values: OptionValues, cwd: string): { settings: Settings; file?: string } {
+  let file = typeof values.config === 'string' ? resolve(cwd, values.config) : undefined;
+  if (!file) file = DEFAULT_SETTINGS_FILES.map((name) => join(cwd, name)).find((path) => existsSync(path));
+  const base = file ? loadSettingsFile(file) : {};
+  const list = (name: string) => (Array.isArray(values[name]) ? (values[name] as string[]) : undefined);
+  const path = (p: string) => (/^[a-z]+:\/\//i.test(p) ? p : resolve(cwd, p));
+  const flags: Record<string, unknown> = {};
+  const port = number(
+    values.port,
+    'port',
+    (n) => Number.isInteger(n) && n >= 0 && n <= 65535,
+    'a port number (0-65535)',
+  );
+  if (port !== undefined) flags.port = port;
+  if (typeof values.host === 'string') flags.host = values.host;
+  if (typeof values.db === 'string') flags.db = path(values.db);
+  if (typeof values['public-url'] === 'string') flags.publicUrl = values['public-url'];
+  if (typeof values['base-path'] === 'string') flags.basePath = values['base-path'];
+  const merged: Settings = { ...base, ...flags };
+  const playlists = list('playlist')?.map(path);
+  const guides = list('epg')?.map(path);
+  if (playlists || guides) {
+    merged.livetv = { ...merged.livetv, ...(playlists ? { playlists } : {}), ...(guides ? { guides } : {}) };
+  }
+  const library = list('library')?.map(path);
+  if (library) merged.library = { ...merged.library, files: library };
+  const refresh = number(
+    values['refresh-hours'],
+    'refresh-hours',
+    (n) => n >= 0,
+    'a number of hours (0 turns refreshing off)',
+  );
+  if (refresh !== undefined) merged.refresh = { intervalHours: refresh };
+  const rate = number(
+    values['rate-limit'],
+    'rate-limit',
+    (n) => Number.isInteger(n) && n >= 0,
+    'a whole number of requests per minute',
+  );
+  if (rate !== undefined) merged.security = { ...merged.security, rateLimitPerMinute: rate };
+  if (typeof values['log-format'] === 'string') merged.log = { ...merged.log, format: values['log-format'] as 'json' };
+  if (values.quiet === true) merged.log = { ...merged.log, requests: false };
+  // The flags went through the same schema as the file, so a bad flag value reads like a bad setting.
+  const settings = checkSettings(merged, file ?? join(cwd, '(flags and environment)'));
+  return file ? { settings, file } : { settings };
+}

@@ -1,0 +1,2 @@
+export { DEMO_CHANNELS, type DemoChannel, logoFor } from './channels.js';
+export { demoGuide, demoPlaylist } from './generate.js';
