@@ -98,7 +98,11 @@ export function buildChannels(
   const ids = assignChannelIds(list.map((g) => g.idSource));
   return list.map((g, i) => {
     const e = g.first;
-    const logo = e.tvgLogo !== undefined && /^https?:\/\//i.test(e.tvgLogo) ? e.tvgLogo : undefined;
+    // http(s) logos, or inline images (data:image/…, at most 64 KiB): the client takes any absolute URL as a poster.
+    const logo =
+      e.tvgLogo !== undefined && (/^https?:\/\//i.test(e.tvgLogo) || (/^data:image\//i.test(e.tvgLogo) && e.tvgLogo.length <= 65_536))
+        ? e.tvgLogo
+        : undefined;
     return {
       id: ids[i]!,
       name: e.name,

@@ -14,7 +14,7 @@ export function channelPreview(channel: ChannelRow): MetaPreview {
     posterShape: 'square',
     behaviorHints: { isLive: true },
   };
-  // Logos are checked to be http(s) URLs at import; the client drops items with a relative poster.
+  // Logos are checked to be http(s) URLs or inline data:image URIs at import; the client drops items with a relative poster.
   if (channel.logo !== undefined) {
     preview.poster = channel.logo;
     preview.logo = channel.logo;
