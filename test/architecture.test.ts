@@ -61,3 +61,15 @@ describe('import direction', () => {
     expect(offenders).toEqual([]);
   });
 });
+
+describe('map of the code', () => {
+  it('README and ARCHITECTURE.md list every folder under src/', () => {
+    const root = join(import.meta.dirname, '..');
+    const folders = readdirSync(SRC).filter((name) => statSync(join(SRC, name)).isDirectory());
+    for (const doc of ['README.md', 'ARCHITECTURE.md']) {
+      const text = readFileSync(join(root, doc), 'utf8');
+      const missing = folders.filter((f) => !text.includes(`\`src/${f}/\``));
+      expect(missing, `${doc} misses these folders in its map`).toEqual([]);
+    }
+  });
+});
