@@ -21,7 +21,7 @@ export interface LibraryCatalog {
   readonly sort: LibrarySort;
 }
 
-/** Id of the derived catalog of a type: `movies`, `series`. */
+/** Id of the derived catalog of a type. @example derivedCatalogId('movie') // 'movies' */
 export function derivedCatalogId(type: string): string {
   return type === 'movie' ? 'movies' : type;
 }

@@ -20,7 +20,7 @@ export const ADULT_CONFIG_FIELD: ConfigField = {
   title: 'Show adult titles',
 };
 
-/** What one request's user may see: adult items only with `adult: true` in their configuration. */
+/** What one request's user may see: adult items only with `adult: true` in their configuration. @example audienceOf({ adult: true }) // { adult: true } */
 export function audienceOf(config: Readonly<Record<string, unknown>>): Audience {
   return { adult: config.adult === true };
 }

@@ -2,7 +2,7 @@ import type { Migration } from '../migrations/migration.js';
 
 /**
  * Library tables. Items keep their served JSON ready (`preview` for catalog pages, `meta` for
- * details) so a page is one index range plus string concatenation, never a rebuild from columns.
+ * details) so a page is one index range plus a JSON.parse per row, never a rebuild from columns.
  * Sort keys are columns with one index per catalog order; `released`/`rating` are NULL when
  * unknown and the indexes sort them last. `adult` ends each sort index so that the rows a deep
  * `skip` steps over are filtered from the index alone (no table lookup each: 10x faster at skip
