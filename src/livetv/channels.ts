@@ -100,7 +100,8 @@ export function buildChannels(
     const e = g.first;
     // http(s) logos, or inline images (data:image/…, at most 64 KiB): the client takes any absolute URL as a poster.
     const logo =
-      e.tvgLogo !== undefined && (/^https?:\/\//i.test(e.tvgLogo) || (/^data:image\//i.test(e.tvgLogo) && e.tvgLogo.length <= 65_536))
+      e.tvgLogo !== undefined &&
+      (/^https?:\/\//i.test(e.tvgLogo) || (/^data:image\//i.test(e.tvgLogo) && e.tvgLogo.length <= 65_536))
         ? e.tvgLogo
         : undefined;
     return {

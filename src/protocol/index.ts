@@ -66,6 +66,7 @@ export {
   requiredExtras,
   resourceRoutes,
 } from './routing.js';
+export { jsonPath, schemaIssues } from './schema-issues.js';
 export { type Stream, StreamBehaviorHintsSchema, StreamSchema, type Subtitle, SubtitleSchema } from './stream.js';
 export {
   MAX_MANIFEST_BYTES,
@@ -80,4 +81,3 @@ export {
   validateResponse,
 } from './validate-response.js';
 export { RatingSchema, type Video, VideoSchema } from './video.js';
-export { jsonPath, schemaIssues } from './schema-issues.js';
