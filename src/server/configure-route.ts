@@ -39,7 +39,8 @@ export async function handleConfigure(
   }
 
   if (method === 'GET') {
-    const shown = previous ? coerceConfig(fields, previous).values : {};
+    // A fresh page shows the declared defaults typed, so a checkbox whose default is "checked" starts checked.
+    const shown = coerceConfig(fields, previous ?? {}).values;
     for (const f of fields) if (f.type === 'password') delete shown[f.key];
     const page = configurePage({
       manifest,
