@@ -27,21 +27,26 @@ export const fieldName = (key: string): string => `cfg_${key}`;
 export function configurePage(input: ConfigurePageInput): string {
   const { manifest, baseUrl, nonce, values, problems = [] } = input;
   const fields = manifest.config ?? [];
+  const reconfiguring = input.previous !== undefined;
+  const problemOf = (key: string) => problems.find((p) => p.key === key)?.message;
+  // The install link comes first once it exists: on a phone the form would push it below the fold.
   const body = html`
 <p class="lead">${manifest.description}</p>
+${input.manifestUrl ? html`<section class="result" aria-live="polite"><h2>Ready to install</h2>${installBlock(input.manifestUrl)}</section>` : ''}
 ${
   problems.length > 0
     ? html`<div class="errors" role="alert"><p><strong>Please fix:</strong></p><ul>${problems.map(
-        (p) => html`<li>${labelOf(fields, p.key)} ${p.message}</li>`,
+        (p) => html`<li><a href="#field-${p.key}">${labelOf(fields, p.key)}</a> ${p.message}</li>`,
       )}</ul></div>`
     : ''
 }
 <form method="post" action="${baseUrl}/configure" novalidate>
-${fields.map((f) => fieldHtml(f, values[f.key], input.previous !== undefined))}
-${input.previous !== undefined ? html`<input type="hidden" name="previous" value="${input.previous}">` : ''}
-<div><button class="button" type="submit">${input.manifestUrl ? 'Update' : 'Create install link'}</button></div>
-</form>
-${input.manifestUrl ? html`<section class="result" aria-live="polite"><h2>Ready to install</h2>${installBlock(input.manifestUrl)}</section>` : ''}`;
+<h2>${input.manifestUrl || reconfiguring ? 'Settings' : 'Choose your settings'}</h2>
+${fields.some(isRequired) ? html`<p class="hint">Fields marked * are required.</p>` : ''}
+${fields.map((f) => fieldHtml(f, values[f.key], reconfiguring, problemOf(f.key)))}
+${reconfiguring ? html`<input type="hidden" name="previous" value="${input.previous}">` : ''}
+<div><button class="button" type="submit">${reconfiguring ? 'Update install link' : 'Create install link'}</button></div>
+</form>`;
   return layout(manifest, nonce, `Configure ${manifest.name}`, body);
 }
 
@@ -49,35 +54,50 @@ function labelOf(fields: readonly ConfigField[], key: string): string {
   return fields.find((f) => f.key === key)?.title ?? key;
 }
 
-function fieldHtml(field: ConfigField, value: unknown, reconfiguring: boolean): SafeHtml {
+/** The spec applies `required` to text-like and number settings only; a checkbox is never required. */
+const isRequired = (field: ConfigField): boolean => field.required === true && field.type !== 'checkbox';
+
+function fieldHtml(field: ConfigField, value: unknown, reconfiguring: boolean, problem?: string): SafeHtml {
   const id = `field-${field.key}`;
   const name = fieldName(field.key);
   const title = field.title ?? field.key;
-  const required = field.required === true && field.type !== 'checkbox';
+  const required = isRequired(field);
   const mark = required ? html` <span aria-hidden="true">*</span>` : '';
+  // A problem is shown next to its field and tied to it, so a screen reader reads it on focus.
+  const errorId = `error-${field.key}`;
+  const invalid = problem ? html` aria-invalid="true" aria-describedby="${errorId}"` : '';
+  const error = problem ? html`<span class="field-error" id="${errorId}">${title} ${problem}</span>` : '';
+  const wrap = (control: SafeHtml, hint: SafeHtml | '' = '') =>
+    html`<div class="field${problem ? ' invalid' : ''}"><label for="${id}">${title}${mark}</label>${error}${control}${hint}</div>`;
   switch (field.type) {
     case 'checkbox':
       return html`<div class="field checkbox"><input id="${id}" name="${name}" type="checkbox" value="true"${
         value === true ? html` checked` : ''
-      }><label for="${id}">${title}</label></div>`;
+      }${invalid}><label for="${id}">${title}</label>${error}</div>`;
     case 'select':
-      return html`<div class="field"><label for="${id}">${title}${mark}</label><select id="${id}" name="${name}"${
-        required ? html` required` : ''
-      }>${(field.options ?? []).map(
-        (o) =>
-          html`<option value="${o}"${String(value ?? field.default ?? '') === o ? html` selected` : ''}>${o}</option>`,
-      )}</select></div>`;
+      return wrap(
+        html`<select id="${id}" name="${name}"${required ? html` required` : ''}${invalid}>${(field.options ?? []).map(
+          (o) =>
+            html`<option value="${o}"${String(value ?? field.default ?? '') === o ? html` selected` : ''}>${o}</option>`,
+        )}</select>`,
+      );
     case 'password':
-      return html`<div class="field"><label for="${id}">${title}${mark}</label><input id="${id}" name="${name}" type="password" autocomplete="off"${
-        reconfiguring ? html` placeholder="unchanged"` : ''
-      }${required && !reconfiguring ? html` required` : ''}>${
-        reconfiguring ? html`<span class="hint">Leave empty to keep the current value.</span>` : ''
-      }</div>`;
+      return wrap(
+        html`<input id="${id}" name="${name}" type="password" autocomplete="off"${
+          reconfiguring ? html` placeholder="unchanged"` : ''
+        }${required && !reconfiguring ? html` required` : ''}${invalid}>`,
+        reconfiguring
+          ? html`<span class="hint">Leave empty to keep the current value.</span>`
+          : typeof value === 'string' && value !== '' && !problem
+            ? // What was typed is never sent back into the page; say so, or the next submit fails on it.
+              html`<span class="hint">Passwords are not shown again: please type it once more.</span>`
+            : '',
+      );
     default:
-      return html`<div class="field"><label for="${id}">${title}${mark}</label><input id="${id}" name="${name}" type="${
-        field.type === 'number' ? 'number' : 'text'
-      }"${field.type === 'number' ? html` step="any" inputmode="decimal"` : ''} value="${
-        value ?? field.default ?? ''
-      }"${required ? html` required` : ''}></div>`;
+      return wrap(
+        html`<input id="${id}" name="${name}" type="${field.type === 'number' ? 'number' : 'text'}"${
+          field.type === 'number' ? html` step="any" inputmode="decimal"` : ''
+        } value="${value ?? field.default ?? ''}"${required ? html` required` : ''}${invalid}>`,
+      );
   }
 }

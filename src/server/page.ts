@@ -21,25 +21,49 @@ export function pageHeaders(nonce: string): Record<string, string> {
 }
 
 const STYLE = `
-:root { color-scheme: light dark; --accent: #7b5bf5; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
-body { margin: 0; min-height: 100vh; display: flex; justify-content: center; background: Canvas; color: CanvasText; }
-main { width: min(40rem, 100% - 2rem); padding: 2rem 0 4rem; }
+:root { color-scheme: light dark; --accent: #6d4ae8; --accent-text: #fff; --error: #c62828;
+  --line: color-mix(in srgb, CanvasText 18%, transparent);
+  font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; line-height: 1.45; }
+* { box-sizing: border-box; }
+body { margin: 0; min-height: 100vh; display: flex; justify-content: center; align-items: flex-start;
+  background: color-mix(in srgb, CanvasText 5%, Canvas); color: CanvasText; }
+main { width: min(40rem, 100% - 1.5rem); margin: 1.5rem 0 3rem; padding: clamp(1.25rem, 4vw, 2.25rem);
+  background: Canvas; border: 1px solid var(--line); border-radius: 1rem; box-shadow: 0 .5rem 2rem rgb(0 0 0 / 6%); }
 header { display: flex; gap: 1rem; align-items: center; }
-header img { width: 4rem; height: 4rem; border-radius: .75rem; object-fit: contain; }
-h1 { margin: 0; font-size: 1.6rem; } .version { opacity: .7; font-size: .9rem; }
-.lead { line-height: 1.5; }
+header img { width: 4rem; height: 4rem; flex: none; border-radius: .9rem; object-fit: contain; }
+h1 { margin: 0; font-size: 1.6rem; line-height: 1.2; overflow-wrap: anywhere; }
+h2 { margin: 0 0 .25rem; font-size: 1.2rem; }
+.version { opacity: .7; font-size: .9rem; }
+.lead { margin: 1rem 0 1.5rem; overflow-wrap: anywhere; }
 ul.catalogs { padding-left: 1.2rem; line-height: 1.6; }
-.button { display: inline-block; padding: .8rem 1.4rem; border-radius: .6rem; background: var(--accent); color: #fff;
-  text-decoration: none; font-weight: 600; border: 0; font-size: 1rem; cursor: pointer; }
-.button:focus-visible, input:focus-visible, select:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
-.copy { display: flex; gap: .5rem; margin: .75rem 0; } .copy input { flex: 1; min-width: 0; }
-form { display: grid; gap: 1.1rem; margin: 1.5rem 0; }
-.field { display: grid; gap: .35rem; } .field.checkbox { grid-template-columns: auto 1fr; align-items: center; }
+a { color: var(--accent); }
+.button { display: inline-block; padding: .75rem 1.3rem; border-radius: .6rem; background: var(--accent);
+  color: var(--accent-text); text-decoration: none; border: 0; font: inherit; font-weight: 600; cursor: pointer;
+  white-space: nowrap; }
+.button:hover { filter: brightness(1.1); }
+.button:focus-visible, input:focus-visible, select:focus-visible, a:focus-visible {
+  outline: 3px solid var(--accent); outline-offset: 2px; }
+.copy { display: flex; gap: .5rem; margin: .5rem 0 0; } .copy input { flex: 1; min-width: 0; }
+form { display: grid; gap: 1.1rem; margin: 1.5rem 0 0; padding-top: 1.5rem; border-top: 1px solid var(--line); }
+form > .hint { margin: -.75rem 0 0; }
+.field { display: grid; gap: .35rem; }
+.field.checkbox { grid-template-columns: auto 1fr; align-items: center; column-gap: .6rem; }
+.field.checkbox .field-error { grid-column: 1 / -1; }
+input[type=checkbox] { width: 1.25rem; height: 1.25rem; margin: 0; accent-color: var(--accent); }
 label { font-weight: 600; } .hint { font-size: .85rem; opacity: .75; }
-input[type=text], input[type=number], input[type=password], select, .copy input { font: inherit; padding: .55rem .7rem;
-  border: 1px solid color-mix(in srgb, CanvasText 30%, transparent); border-radius: .45rem; background: Field; color: FieldText; }
-.errors { border-left: 4px solid #d33; padding: .5rem 1rem; background: color-mix(in srgb, #d33 12%, transparent); }
-.result { border-left: 4px solid var(--accent); padding: .5rem 1rem; }
+input[type=text], input[type=number], input[type=password], select { width: 100%; font: inherit;
+  padding: .6rem .75rem; border: 1px solid color-mix(in srgb, CanvasText 30%, transparent); border-radius: .5rem;
+  background: Field; color: FieldText; }
+.invalid input, .invalid select, input[aria-invalid=true] { border-color: var(--error); border-width: 2px; }
+.field-error { color: var(--error); font-size: .9rem; font-weight: 600; }
+.errors { border-left: 4px solid var(--error); border-radius: .4rem; padding: .25rem 1rem;
+  background: color-mix(in srgb, var(--error) 10%, transparent); }
+.errors ul { padding-left: 1.2rem; } .errors a { color: inherit; }
+.result { margin: 0 0 1.5rem; padding: 1.1rem 1.25rem; border-radius: .75rem;
+  background: color-mix(in srgb, var(--accent) 10%, transparent); border: 1px solid color-mix(in srgb, var(--accent) 35%, transparent); }
+.result label { display: block; margin-top: 1rem; font-size: .9rem; }
+@media (max-width: 30rem) { .copy { flex-direction: column; } }
+@media (prefers-color-scheme: dark) { :root { --accent: #9b84ff; --accent-text: #14102a; --error: #ff8a80; } }
 `;
 
 const COPY_SCRIPT = `for (const b of document.querySelectorAll('[data-copy]')) b.addEventListener('click', () => {
@@ -57,6 +81,7 @@ export function layout(manifest: Manifest, nonce: string, title: string, body: S
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${title}</title>
+<link rel="icon" href="${manifest.logo ?? 'data:,'}">
 <style>${new SafeHtml(STYLE)}</style>
 </head>
 <body><main>
