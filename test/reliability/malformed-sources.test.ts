@@ -85,8 +85,8 @@ async function expectRefused(kind: Kind, content: Content, message: RegExp, line
   expect(error.message).toMatch(message);
   expect(error.message).toMatch(/previous (data|library) is still served/);
   expect(site.store.dataVersion()).toBe(version);
-  await restore();
   expect(await wholeAnswers(server.url, paths)).toEqual(before);
+  await restore();
 }
 
 /** Imports what is usable with every listed warning located; the good files then give the old answers back. */
@@ -99,8 +99,8 @@ async function expectWarned(kind: Kind, content: Content, warned: readonly Warne
       `no warning at ${file}:${w.line} matching ${w.message}; got ${JSON.stringify(warnings)}`,
     ).toBe(true);
   }
-  expect(await wholeAnswers(server.url, paths)).toEqual(before);
   await restore();
+  expect(await wholeAnswers(server.url, paths)).toEqual(before);
 }
 
 describe('the site under test', () => {
