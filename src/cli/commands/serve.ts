@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { renderUnicodeCompact } from 'uqr';
 import type { Addon } from '../../addon/index.js';
@@ -14,9 +14,20 @@ import { resolveSettings, STORE_OPTIONS } from '../resolve.js';
 
 const DEFAULT_REFRESH_HOURS = 6;
 
+/** True when the database file exists and an earlier import left channels or library items in it. */
+function holdsData(db: string): boolean {
+  if (!existsSync(db)) return false;
+  const store = openStore(db);
+  try {
+    return store.counts().channels > 0 || store.libraryCounts().items > 0;
+  } finally {
+    store.close();
+  }
+}
+
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'serve the add-on (the embedded demo when no source is configured)',
+  summary: 'serve the add-on (the embedded demo when no source is configured and the database is empty)',
   usage: 'marquee serve [--port 7000] [--host 127.0.0.1] [--db FILE] [--config FILE]',
   options: {
     port: {
@@ -98,7 +109,7 @@ export const serveCommand: Command = {
     demo: {
       type: 'boolean',
       env: 'MARQUEE_DEMO',
-      description: 'serve the embedded demo even when sources are configured',
+      description: 'serve the embedded demo even when sources are configured (stored data is left alone)',
     },
   },
   notes:
@@ -106,11 +117,14 @@ export const serveCommand: Command = {
   async run(values, _positionals, io) {
     const resolved = resolveSettings(values, io.cwd);
     let settings = resolved.settings;
-    const demo = values.demo === true || isDemo(settings);
+    // With no source configured, what an earlier `marquee import` stored is served; the demo is for
+    // an empty database, and never imported over stored data (that would replace it).
+    const stored = holdsData(settings.db ?? resolve(io.cwd, 'marquee.db'));
+    const demo = values.demo === true || (isDemo(settings) && !stored);
     const demoFiles = demo ? prepareDemo(Date.now()) : undefined;
     if (demoFiles) {
       settings = { ...settings, ...demoFiles.settings, addon: { ...demoFiles.settings.addon, ...settings.addon } };
-      if (resolved.settings.db) settings.db = resolved.settings.db;
+      if (resolved.settings.db && !stored) settings.db = resolved.settings.db;
     }
     const log = createLogger(io.stdout, {
       format: settings.log?.format ?? (io.stdout.isTTY ? 'pretty' : 'json'),
