@@ -28,7 +28,11 @@ function number(value: unknown, flag: string, check: (n: number) => boolean, wha
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isFinite(n) || !check(n))
-    throw new MarqueeError('INVALID_SETTINGS', `--${flag} must be ${what}, got "${String(value)}"`);
+    throw new MarqueeError(
+      'INVALID_SETTINGS',
+      // The value may come from the flag or its variable; name both so either can be found.
+      `--${flag} (or MARQUEE_${flag.toUpperCase().replaceAll('-', '_')}) must be ${what}, got "${String(value)}"`,
+    );
   return n;
 }
 
