@@ -9,7 +9,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { isMarqueeError } from '../../src/errors.js';
 import { importLibrary } from '../../src/library/index.js';
 import { importLiveTv } from '../../src/livetv/index.js';
