@@ -108,6 +108,20 @@ describe('marquee serve on the embedded demo', () => {
     );
   });
 
+  it('uses the configuration made on /configure: only the chosen channel group', async () => {
+    const form = await httpRequest(base, '/configure', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'cfg_groups=News',
+    });
+    expect(form.status).toBe(200);
+    const link = /id="manifest-url" type="text" readonly value="([^"]+)"/.exec(form.text())?.[1] ?? '';
+    expect(link).toMatch(new RegExp(`^${base}/v1\\.[^/]+/manifest\\.json$`));
+    const configured = link.replace(base, '').replace(/manifest\.json$/, '');
+    const { metas } = (await httpRequest(base, `${configured}catalog/tv/mq-tv-channels.json`)).json();
+    expect(metas.map((m: { name: string }) => m.name)).toEqual(['Marquee News 24']);
+  });
+
   it('passes the conformance checker with no errors', async () => {
     const report = await runCheck(printed.manifest, { rateLimit: 1_000, concurrency: 4, timeoutMs: 5_000 });
     const errors = report.checks.flatMap((c) => c.findings.filter((f) => f.severity === 'error'));
