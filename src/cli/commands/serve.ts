@@ -109,7 +109,7 @@ export const serveCommand: Command = {
     demo: {
       type: 'boolean',
       env: 'MARQUEE_DEMO',
-      description: 'serve the embedded demo even when sources are configured (stored data is left alone)',
+      description: 'serve the embedded demo even when sources are configured (in a temporary database)',
     },
   },
   notes:
@@ -118,13 +118,13 @@ export const serveCommand: Command = {
     const resolved = resolveSettings(values, io.cwd);
     let settings = resolved.settings;
     // With no source configured, what an earlier `marquee import` stored is served; the demo is for
-    // an empty database, and never imported over stored data (that would replace it).
+    // an empty database. The demo always lives in its own temporary database: imported into the
+    // user's, it would replace stored data, and on the next start be served with a stale guide.
     const stored = holdsData(settings.db ?? resolve(io.cwd, 'marquee.db'));
     const demo = values.demo === true || (isDemo(settings) && !stored);
     const demoFiles = demo ? prepareDemo(Date.now()) : undefined;
     if (demoFiles) {
       settings = { ...settings, ...demoFiles.settings, addon: { ...demoFiles.settings.addon, ...settings.addon } };
-      if (resolved.settings.db && !stored) settings.db = resolved.settings.db;
     }
     const log = createLogger(io.stdout, {
       format: settings.log?.format ?? (io.stdout.isTTY ? 'pretty' : 'json'),
