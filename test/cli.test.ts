@@ -13,6 +13,7 @@ import { exportCommand } from '../src/cli/commands/export.js';
 import { importCommand } from '../src/cli/commands/import.js';
 import { serveCommand } from '../src/cli/commands/serve.js';
 import { version } from '../src/cli/version.js';
+import { openStore } from '../src/store/index.js';
 import { fixture } from './fixtures/livetv/setup.js';
 import { runCli, startCli } from './helpers/cli.js';
 import { httpRequest } from './helpers/http.js';
@@ -298,6 +299,25 @@ describe('marquee import', () => {
       cli.stop();
     }
     expect((await cli.done).code).toBe(0);
+  });
+
+  it('serves the demo with --demo without touching the stored data', async () => {
+    const demo = startCli(['serve', '--demo', '--db', 'tv.db', '--port', '0', '--quiet'], { cwd });
+    try {
+      const [, base] = await demo.waitForStdout(/manifest: +(http:\/\/\S+)\/manifest\.json/);
+      expect((await httpRequest(base!, '/manifest.json')).json().id).toBe('org.marquee.demo');
+      expect((await httpRequest(base!, '/catalog/tv/mq-tv-channels.json')).json().metas).toHaveLength(6);
+    } finally {
+      demo.stop();
+    }
+    expect((await demo.done).code).toBe(0);
+    // The demo (six channels) was not imported over the stored line-up.
+    const store = openStore(join(cwd, 'tv.db'));
+    try {
+      expect(store.counts().channels).toBe(channels);
+    } finally {
+      store.close();
+    }
   });
 
   it('exits 2 when there is nothing to import', async () => {
