@@ -8,7 +8,7 @@ import { MarqueeError } from '../../errors.js';
 import type { Connection } from '../connection.js';
 import { isLockError, storeError } from '../errors.js';
 import { finishImportRecord, startImportRecord } from '../imports.js';
-import { withLockRetry } from './lock.js';
+import { withLockRetry } from '../lock.js';
 import type { AddonManifestRow, AddonManifestUpdate } from './types.js';
 
 export const ADDON_MANIFESTS_IMPORT_KIND = 'addon-manifests';

@@ -10,7 +10,7 @@ import type { LibraryItem } from '../../sources/library/item.js';
 import type { Connection } from '../connection.js';
 import { isLockError, storeError } from '../errors.js';
 import { boundedDetails, finishImportRecord, startImportRecord } from '../imports.js';
-import { withLockRetry } from './lock.js';
+import { withLockRetry } from '../lock.js';
 import { idPrefix, metaOf, minimalPrefixes, previewOf, searchTexts, sortKeys, videoOf } from './rows.js';
 import type { LibraryCommitInput, LibraryCounts, LibraryImportOptions, LibraryImportReport } from './types.js';
 
