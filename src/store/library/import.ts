@@ -8,9 +8,9 @@
 import { MarqueeError } from '../../errors.js';
 import type { LibraryItem } from '../../sources/library/item.js';
 import type { Connection } from '../connection.js';
-import { isLockError, storeError } from '../errors.js';
-import { boundedDetails, finishImportRecord, startImportRecord } from '../imports.js';
-import { withLockRetry } from '../lock.js';
+import { storeError } from '../errors.js';
+import { closeImportConnection, openImportTransaction, rollbackImport } from '../import-transaction.js';
+import { boundedDetails, finishImportRecord } from '../imports.js';
 import { idPrefix, metaOf, minimalPrefixes, previewOf, searchTexts, sortKeys, videoOf } from './rows.js';
 import type { LibraryCommitInput, LibraryCounts, LibraryImportOptions, LibraryImportReport } from './types.js';
 
@@ -55,30 +55,18 @@ export async function beginLibraryImport(
   host: LibraryImportHost,
   options: LibraryImportOptions = {},
 ): Promise<LibraryImport> {
-  const lockTimeoutMs = options.lockTimeoutMs ?? 60_000;
-  const db = host.openWriter(20, options.cacheKiB ?? 32 * 1024);
-  let id: number | undefined;
-  try {
-    id = await withLockRetry(() => startImportRecord(db, LIBRARY_IMPORT_KIND, Date.now()), lockTimeoutMs);
-    await withLockRetry(() => db.exec('BEGIN IMMEDIATE'), lockTimeoutMs);
-    db.exec(`
+  const { db, id } = await openImportTransaction(host, {
+    kind: LIBRARY_IMPORT_KIND,
+    what: 'a library import',
+    kept: 'the previous library',
+    ...(options.lockTimeoutMs !== undefined ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
+    ...(options.cacheKiB !== undefined ? { cacheKiB: options.cacheKiB } : {}),
+    clear: (writer) =>
+      writer.exec(`
       DELETE FROM library_items; DELETE FROM library_genres; DELETE FROM library_episodes;
       DELETE FROM library_streams; DELETE FROM library_subtitles;
-      INSERT INTO library_search (library_search) VALUES ('delete-all');`);
-    db.pragma('busy_timeout = 2000');
-  } catch (error) {
-    const reason = isLockError(error)
-      ? `another import is writing ${host.file} (waited ${lockTimeoutMs} ms); the previous library is still served`
-      : storeError(host.file, error, 'starting a library import').message;
-    try {
-      if (db.inTransaction) db.exec('ROLLBACK');
-      if (id !== undefined) finishImportRecord(db, id, 'failed', { reason }, Date.now());
-    } catch {
-      // Best effort: the error below is what matters.
-    }
-    db.close();
-    throw new MarqueeError('IMPORT_FAILED', reason, { cause: error, details: { file: host.file } });
-  }
+      INSERT INTO library_search (library_search) VALUES ('delete-all');`),
+  });
   return new Import(host, db, id);
 }
 
@@ -231,23 +219,13 @@ class Import implements LibraryImport {
   }
 
   #fail(reason: string): void {
-    try {
-      if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
-      finishImportRecord(this.#db, this.id, 'failed', { reason }, Date.now());
-    } catch {
-      // Recording the failure is best effort; the rollback is what protects the data.
-    }
+    rollbackImport(this.#db, this.id, reason);
     this.#end();
   }
 
   #end(): void {
     this.#finished = true;
-    try {
-      if (this.#db.open) this.#db.pragma('wal_checkpoint(TRUNCATE)');
-    } catch {
-      // A busy checkpoint is retried by SQLite's automatic checkpoints later.
-    }
-    if (this.#db.open) this.#db.close();
+    closeImportConnection(this.#db);
     this.#host.ended(this);
   }
 }

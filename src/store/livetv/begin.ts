@@ -8,11 +8,8 @@
  * (or generation-named indexes) and a second copy of the data on disk. The cost: one writer
  * at a time for the whole import, so other writers wait (asynchronously) for the lock.
  */
-import { MarqueeError } from '../../errors.js';
 import type { Connection } from '../connection.js';
-import { isLockError, storeError } from '../errors.js';
-import { finishImportRecord, startImportRecord } from '../imports.js';
-import { withLockRetry } from '../lock.js';
+import { openImportTransaction } from '../import-transaction.js';
 import { Import, type LiveTvImport } from './import.js';
 import type { LiveTvImportOptions } from './types.js';
 
@@ -31,31 +28,19 @@ export interface ImportHost {
  * @example const imp = await beginLiveTvImport(host, { languages: ['en'] })
  */
 export async function beginLiveTvImport(host: ImportHost, options: LiveTvImportOptions = {}): Promise<LiveTvImport> {
-  const lockTimeoutMs = options.lockTimeoutMs ?? 60_000;
-  // A short busy timeout: waits for the lock happen in withLockRetry, off the event loop.
-  const db = host.openWriter(20, options.cacheKiB ?? 32 * 1024);
-  let id: number | undefined;
-  try {
-    id = await withLockRetry(() => startImportRecord(db, 'livetv', Date.now()), lockTimeoutMs);
-    await withLockRetry(() => db.exec('BEGIN IMMEDIATE'), lockTimeoutMs);
-    // Without a WHERE clause SQLite truncates each table instead of deleting row by row.
-    db.exec('DELETE FROM streams; DELETE FROM channels; DELETE FROM programmes; DELETE FROM guide_channels;');
-    db.exec('DELETE FROM channel_groups');
-    // Rebuilt once at commit (finish.ts): cheaper than keeping it up to date row by row.
-    db.exec('DROP INDEX programmes_key_start');
-    db.pragma('busy_timeout = 2000');
-  } catch (error) {
-    const reason = isLockError(error)
-      ? `another import is writing ${host.file} (waited ${lockTimeoutMs} ms); the previous data is still served`
-      : storeError(host.file, error, 'starting a live-TV import').message;
-    try {
-      if (db.inTransaction) db.exec('ROLLBACK');
-      if (id !== undefined) finishImportRecord(db, id, 'failed', { reason }, Date.now());
-    } catch {
-      // Best effort: the error below is what matters.
-    }
-    db.close();
-    throw new MarqueeError('IMPORT_FAILED', reason, { cause: error, details: { file: host.file } });
-  }
+  const { db, id } = await openImportTransaction(host, {
+    kind: 'livetv',
+    what: 'a live-TV import',
+    kept: 'the previous data',
+    ...(options.lockTimeoutMs !== undefined ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
+    ...(options.cacheKiB !== undefined ? { cacheKiB: options.cacheKiB } : {}),
+    clear: (writer) => {
+      // Without a WHERE clause SQLite truncates each table instead of deleting row by row.
+      writer.exec('DELETE FROM streams; DELETE FROM channels; DELETE FROM programmes; DELETE FROM guide_channels;');
+      writer.exec('DELETE FROM channel_groups');
+      // Rebuilt once at commit (finish.ts): cheaper than keeping it up to date row by row.
+      writer.exec('DROP INDEX programmes_key_start');
+    },
+  });
   return new Import(host, db, id, options);
 }

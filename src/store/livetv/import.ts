@@ -8,6 +8,7 @@ import { MarqueeError } from '../../errors.js';
 import type { GuideChannel, Programme } from '../../sources/records.js';
 import type { Connection } from '../connection.js';
 import { storeError } from '../errors.js';
+import { closeImportConnection, rollbackImport } from '../import-transaction.js';
 import { boundedDetails, finishImportRecord } from '../imports.js';
 import type { ImportHost } from './begin.js';
 import { finishLiveTv, type ImportTally } from './finish.js';
@@ -280,24 +281,13 @@ export class Import implements LiveTvImport {
   }
 
   #fail(reason: string): void {
-    try {
-      if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
-      finishImportRecord(this.#db, this.id, 'failed', { reason }, Date.now());
-    } catch {
-      // Recording the failure is best effort (disk full, lock); the rollback is what protects the data.
-    }
+    rollbackImport(this.#db, this.id, reason);
     this.#end();
   }
 
   #end(): void {
     this.#finished = true;
-    try {
-      // One import rewrites most pages: fold the WAL back into the file now rather than on a later read.
-      if (this.#db.open) this.#db.pragma('wal_checkpoint(TRUNCATE)');
-    } catch {
-      // A busy checkpoint is retried by SQLite's automatic checkpoints later.
-    }
-    if (this.#db.open) this.#db.close();
+    closeImportConnection(this.#db);
     this.#host.ended(this);
   }
 }

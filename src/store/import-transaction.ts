@@ -1,0 +1,80 @@
+/**
+ * The lifecycle every atomic import shares (live TV, library): a new connection, the import's
+ * history record, ONE write transaction that first clears the area's tables, then — on failure —
+ * a rollback with the reason recorded, and at the end a WAL checkpoint and close. Readers on
+ * other connections keep their snapshot of the previous data until COMMIT.
+ */
+import { MarqueeError } from '../errors.js';
+import type { Connection } from './connection.js';
+import { isLockError, storeError } from './errors.js';
+import { finishImportRecord, startImportRecord } from './imports.js';
+import { withLockRetry } from './lock.js';
+
+export interface WriterHost {
+  readonly file: string;
+  /** A new connection with this busy timeout and cache size. */
+  openWriter(busyTimeoutMs: number, cacheKiB: number): Connection;
+}
+
+export interface ImportTransactionOptions {
+  /** `imports.kind` of the history record. */
+  readonly kind: string;
+  /** What the import is, for messages (`a live-TV import`). */
+  readonly what: string;
+  /** What stays served when it fails (`the previous library`). */
+  readonly kept: string;
+  readonly lockTimeoutMs?: number;
+  readonly cacheKiB?: number;
+  /** Runs inside the transaction before anything is added: empty the area's tables. */
+  readonly clear: (db: Connection) => void;
+}
+
+/**
+ * Opens the connection, records the import and starts its transaction, waiting (off the event
+ * loop) up to `lockTimeoutMs` for another writer. Throws IMPORT_FAILED, leaving nothing open.
+ *
+ * @example const { db, id } = await openImportTransaction(host, { kind: 'library', what: 'a library import', kept: 'the previous library', clear })
+ */
+export async function openImportTransaction(
+  host: WriterHost,
+  options: ImportTransactionOptions,
+): Promise<{ db: Connection; id: number }> {
+  const lockTimeoutMs = options.lockTimeoutMs ?? 60_000;
+  // A short busy timeout: waits for the lock happen in withLockRetry, off the event loop.
+  const db = host.openWriter(20, options.cacheKiB ?? 32 * 1024);
+  let id: number | undefined;
+  try {
+    id = await withLockRetry(() => startImportRecord(db, options.kind, Date.now()), lockTimeoutMs);
+    await withLockRetry(() => db.exec('BEGIN IMMEDIATE'), lockTimeoutMs);
+    options.clear(db);
+    db.pragma('busy_timeout = 2000');
+    return { db, id };
+  } catch (error) {
+    const reason = isLockError(error)
+      ? `another import is writing ${host.file} (waited ${lockTimeoutMs} ms); ${options.kept} is still served`
+      : storeError(host.file, error, `starting ${options.what}`).message;
+    rollbackImport(db, id, reason);
+    db.close();
+    throw new MarqueeError('IMPORT_FAILED', reason, { cause: error, details: { file: host.file } });
+  }
+}
+
+/** Undo the transaction and record why; best effort past the rollback (disk full, lock). */
+export function rollbackImport(db: Connection, id: number | undefined, reason: string): void {
+  try {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    if (id !== undefined) finishImportRecord(db, id, 'failed', { reason }, Date.now());
+  } catch {
+    // Recording the failure is best effort; the rollback is what protects the data.
+  }
+}
+
+/** One import rewrites most pages: fold the WAL back into the file now, then close. */
+export function closeImportConnection(db: Connection): void {
+  try {
+    if (db.open) db.pragma('wal_checkpoint(TRUNCATE)');
+  } catch {
+    // A busy checkpoint is retried by SQLite's automatic checkpoints later.
+  }
+  if (db.open) db.close();
+}
