@@ -3,10 +3,11 @@ import { type Command, commandHelp, EXIT, type Io, parseCommandArgs } from './co
 import { checkCommand } from './commands/check.js';
 import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
+import { rotateKeyCommand } from './commands/rotate-key.js';
 import { serveCommand } from './commands/serve.js';
 import { version } from './version.js';
 
-const COMMANDS: readonly Command[] = [serveCommand, importCommand, exportCommand, checkCommand];
+const COMMANDS: readonly Command[] = [serveCommand, importCommand, exportCommand, checkCommand, rotateKeyCommand];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
