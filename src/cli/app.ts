@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Addon, type AddonPart, composeAddon } from '../addon/index.js';
-import { demoGuide, demoPlaylist } from '../demo/index.js';
+import { demoGuide, demoPlaylist, withDemoPosters } from '../demo/index.js';
 import { ADULT_CONFIG_FIELD, createLibraryPart, importLibrary, refreshAddonCatalogs } from '../library/index.js';
 import { createLiveTvPart, importLiveTv, type LiveTvImportResult, type SourceState } from '../livetv/index.js';
 import type { ConfigField } from '../protocol/index.js';
@@ -32,6 +32,8 @@ export function prepareDemo(now: number): { settings: Settings; cleanup: () => v
   const guide = join(dir, 'demo.xml');
   writeFileSync(playlist, demoPlaylist());
   writeFileSync(guide, demoGuide(now));
+  const library = join(dir, 'library.json');
+  writeFileSync(library, JSON.stringify(withDemoPosters(JSON.parse(readFileSync(DEMO_LIBRARY, 'utf8')))));
   return {
     dir,
     settings: {
@@ -43,7 +45,7 @@ export function prepareDemo(now: number): { settings: Settings; cleanup: () => v
           'Six live channels with a programme guide around today, and a library of freely licensed films and series.',
       },
       livetv: { playlists: [playlist], guides: [guide] },
-      library: { files: [DEMO_LIBRARY] },
+      library: { files: [library] },
     },
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
