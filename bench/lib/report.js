@@ -1,0 +1,153 @@
+/**
+ * Writes bench/results.md from one run's measurements. A hand-written `## Analysis` section
+ * already in the file is kept, so re-running refreshes the numbers without losing the reading.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, platform, release, totalmem } from 'node:os';
+import { join } from 'node:path';
+
+const ANALYSIS = '## Analysis';
+const f0 = (n) => (n === undefined || Number.isNaN(n) ? '–' : Math.round(n).toLocaleString('en-US'));
+const f1 = (n) => (n === undefined || Number.isNaN(n) ? '–' : n.toFixed(1));
+const f2 = (n) => (n === undefined || Number.isNaN(n) ? '–' : n.toFixed(2));
+const x = (n) => (n === undefined || Number.isNaN(n) ? '–' : `${n.toFixed(2)}×`);
+const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
+const check = (ok) => (ok ? 'met' : '**missed**');
+
+function version(root, name) {
+  try {
+    return JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
+  } catch {
+    return '?';
+  }
+}
+
+function httpTables(http) {
+  const lines = [];
+  const find = (c, compressed, server) =>
+    http.rows.find((r) => r.case === c && r.compressed === compressed && r.server === server);
+  lines.push(
+    `${http.connections} connections, ${http.warmupS} s warm-up then ${http.durationS} s measured per case; cases interleaved across the three servers.`,
+    '',
+    '| case | Accept-Encoding | Marquee req/s | SDK req/s | limit req/s | Marquee/SDK | Marquee/limit | p50 / p99 ms Marquee | SDK | limit | errors + non-2xx (M/S/L) |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+  );
+  for (const compressed of [false, true]) {
+    for (const c of http.cases) {
+      const [m, s, l] = ['Marquee', 'SDK', 'limit'].map((name) => find(c.name, compressed, name));
+      if (!m || !s || !l) continue;
+      const lat = (r) => `${r.p50} / ${r.p99}`;
+      const bad = (r) => r.errors + r.non2xx;
+      lines.push(
+        `| ${c.name}${c.target ? ' (target)' : ''} | ${compressed ? 'gzip, br' : 'none'} | ${f0(m.requestsPerSecond)} | ${f0(s.requestsPerSecond)} | ${f0(l.requestsPerSecond)} | ${x(m.requestsPerSecond / s.requestsPerSecond)} | ${x(m.requestsPerSecond / l.requestsPerSecond)} | ${lat(m)} | ${lat(s)} | ${lat(l)} | ${bad(m)}/${bad(s)}/${bad(l)} |`,
+      );
+    }
+  }
+  lines.push('', 'What each server answered (one request each, outside the load runs):', '');
+  lines.push('| case | server | status | bytes | with gzip, br | content |', '| --- | --- | --- | ---: | ---: | --- |');
+  for (const a of http.answers) {
+    lines.push(
+      `| ${a.case} | ${a.server} | ${a.status} | ${f0(a.bytes)} | ${f0(a.compressedBytes)} (${a.encoding}) | ${a.content} |`,
+    );
+  }
+  lines.push('', 'Paths: ' + http.cases.map((c) => `${c.name} \`${c.path}\``).join(', ') + '.');
+  return lines;
+}
+
+/** Ratio of Marquee to the limit for a case, both encodings: the smaller of the two. */
+function limitRatio(http, name) {
+  const ratios = [false, true].map((compressed) => {
+    const get = (server) =>
+      http.rows.find((r) => r.case === name && r.compressed === compressed && r.server === server)?.requestsPerSecond;
+    return get('Marquee') / get('limit');
+  });
+  return { plain: ratios[0], compressed: ratios[1], min: Math.min(...ratios) };
+}
+
+/** Write the results (to bench/results.md unless `file` is given). @example writeResults(root, { mode: 'full', http, imports, startup, build, pinning, totalMs }) */
+export function writeResults(root, run, file = join(root, 'bench/results.md')) {
+  const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const at = previous.indexOf(`\n${ANALYSIS}\n`);
+  const analysis = at === -1 ? `${ANALYSIS}\n\n(not written yet)\n` : previous.slice(at + 1);
+  const cpu = cpus();
+  const lines = [
+    '# Benchmark results',
+    '',
+    `Written by \`npm run bench${run.mode === 'quick' ? ' -- --quick' : ''}\`${run.only ? ` (only ${run.only})` : ''}; see [README.md](README.md) for what each number means and how to reproduce it. Compare ratios, not absolute numbers: the machine is shared and noisy.`,
+    '',
+    '| | |',
+    '| --- | --- |',
+    `| date | ${new Date().toISOString()} |`,
+    `| machine | ${cpu[0]?.model ?? '?'}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${platform()} ${release()} |`,
+    `| Node | ${process.version} |`,
+    `| versions | marquee ${JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version} (dist ${run.fingerprint}), stremio-addon-sdk ${version(root, 'stremio-addon-sdk')}, autocannon ${version(root, 'autocannon')}, @iptv/xmltv ${version(root, '@iptv/xmltv')}, better-sqlite3 ${version(root, 'better-sqlite3')} |`,
+    `| how it ran | ${run.pinning}; ${run.build}; whole run ${f0(run.totalMs / 1000)} s |`,
+    '',
+  ];
+
+  const targets = [];
+  if (run.http) {
+    for (const name of ['feed', 'meta', 'guide']) {
+      const r = limitRatio(run.http, name);
+      targets.push(
+        `| cached ${name} page ≥ 0.8× the limit (req/s) | ${x(r.plain)} plain, ${x(r.compressed)} gzip/br | ${check(r.min >= 0.8)} |`,
+      );
+    }
+  }
+  if (run.startup) {
+    const g = run.startup.guide;
+    targets.push(
+      `| 10,000-channel guide page p99 < 10 ms server time, low load | p99 ${f1(g.coldServer.p99)} ms built from the store (${g.pages} distinct pages, 1 at a time); p99 ${f2(g.hotServer.p99)} ms from the response cache | ${check(g.coldServer.p99 < 10)} built, ${check(g.hotServer.p99 < 10)} cached |`,
+      `| start-up: first answer < 1 s on the 10,000-channel store | p50 ${f0(run.startup.startupMs.p50)} ms, max ${f0(run.startup.startupMs.max)} ms (${run.startup.startupMs.n} starts) | ${check(run.startup.startupMs.max < 1000)} |`,
+    );
+  }
+  if (run.imports) {
+    const i = run.imports;
+    const ratio = i.marquee.mbPerSecond / i.iptv.mbPerSecondParse;
+    targets.push(
+      `| import ≥ 3× @iptv/xmltv parse-only throughput | ${x(ratio)} (${f1(i.marquee.mbPerSecond)} vs ${f1(i.iptv.mbPerSecondParse)} MB/s) | ${check(ratio >= 3)} |`,
+      `| import peak RSS < 200 MB | ${f0(i.marquee.peakRssMB)} MB | ${check(i.marquee.peakRssMB < 200)} |`,
+    );
+  }
+  lines.push('## Targets', '', '| target | measured | |', '| --- | --- | --- |', ...targets, '');
+
+  if (run.http) lines.push('## HTTP', '', ...httpTables(run.http), '');
+  if (run.imports) {
+    const i = run.imports;
+    lines.push(
+      '## Import',
+      '',
+      `Guide ${mb(i.guideBytes)} (2,000 channels × 7 days × 48 programmes, with sub-titles, descriptions, categories, episode numbers, icons), playlist ${mb(i.playlistBytes)} (50,000 entries). Each in its own process on the server core, under \`/usr/bin/time -v\`.`,
+      '',
+      '| | wall | throughput | peak RSS | result |',
+      '| --- | ---: | ---: | ---: | --- |',
+      `| \`marquee import\` (end to end: read, parse, match, store, commit) | ${f1(i.marquee.wallMs / 1000)} s | ${f1(i.marquee.mbPerSecond)} MB/s | ${f0(i.marquee.peakRssMB)} MB | ${f0(i.marquee.counts?.channels)} channels, ${f0(i.marquee.counts?.programmes)} programmes; store ${mb(i.marquee.storeBytes)} |`,
+      `| @iptv/xmltv \`parseXmltv\` (parse only) | ${f1(i.iptv.parseMs / 1000)} s parse (+${f1(i.iptv.readMs / 1000)} s read; process ${f1(i.iptv.wallMs / 1000)} s) | ${f1(i.iptv.mbPerSecondParse)} MB/s (${f1(i.iptv.mbPerSecondWall)} with read and start) | ${f0(i.iptv.peakRssMB)} MB | ${f0(i.iptv.channels)} channels, ${f0(i.iptv.programmes)} programmes, nothing stored |`,
+      '',
+    );
+  }
+  if (run.startup) {
+    const s = run.startup;
+    const g = s.guide;
+    const row = (label, st) => `| ${label} | ${f2(st.p50)} | ${f2(st.p99)} | ${f2(st.max)} | ${st.n} |`;
+    lines.push(
+      '## Start-up and the 10,000-channel guide',
+      '',
+      `Store: 10,000 channels × 7 days × 48 programmes (${mb(s.storeBytes)} on disk)${s.imported ? `, imported in this run in ${f1(s.imported.wallMs / 1000)} s (${f1(s.imported.guideBytes / 1e6 / (s.imported.wallMs / 1000))} MB/s, peak RSS ${f0(s.imported.peakRssMB)} MB)` : ', imported by an earlier run of the same build'}.`,
+      '',
+      `Start-up (process spawn → first 200 on /manifest.json, polled every 2 ms): p50 ${f0(s.startupMs.p50)} ms, max ${f0(s.startupMs.max)} ms over ${s.startupMs.n} starts.`,
+      '',
+      `Guide day pages (100 channels, up to ${mb(g.maxPageBytes)}), one request at a time:`,
+      '',
+      '| | p50 ms | p99 ms | max ms | requests |',
+      '| --- | ---: | ---: | ---: | ---: |',
+      row('server time, built from the store (every page of every day once)', g.coldServer),
+      row('client time, same requests', g.coldClient),
+      row('server time, cached page repeated', g.hotServer),
+      row('client time, same requests', g.hotClient),
+      '',
+    );
+  }
+  writeFileSync(file, `${lines.join('\n')}\n${analysis}`);
+  return file;
+}
