@@ -55,7 +55,9 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
   async function route(request: CoreRequest, requestId: string): Promise<CoreResponse> {
     const { method } = request;
     if (limiter) {
-      const forwarded = options.trustProxy ? request.header('x-forwarded-for')?.split(',')[0]?.trim() : undefined;
+      // The proxy appends the address it saw; entries before it are whatever the client sent, so
+      // limiting by the first one would let a client pick a fresh address for every request.
+      const forwarded = options.trustProxy ? request.header('x-forwarded-for')?.split(',').at(-1)?.trim() : undefined;
       const wait = limiter.take(forwarded || request.remoteAddress || 'unknown');
       if (wait > 0) return textResponse(429, 'Too many requests', { 'retry-after': String(wait) });
     }

@@ -35,7 +35,10 @@ export interface ServerOptions {
   readonly basePath?: string;
   /** The public base URL (scheme, host, prefix) for links on pages; default: from the Host header. */
   readonly publicUrl?: string;
-  /** Read the scheme and host from X-Forwarded-Proto / X-Forwarded-Host (behind a reverse proxy). */
+  /**
+   * Behind one reverse proxy: read the scheme and host from X-Forwarded-Proto / X-Forwarded-Host,
+   * and rate-limit by the last X-Forwarded-For entry (the address the proxy appended).
+   */
   readonly trustProxy?: boolean;
   readonly logger?: Logger;
   /** gzip/brotli for clients that accept them. Default true. */
