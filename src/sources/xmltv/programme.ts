@@ -10,6 +10,7 @@
 import type { Programme } from '../records.js';
 import type { ProgrammeDraft } from './draft.js';
 import { parseOnScreen, parseXmltvNs } from './episode.js';
+import { StringInterner } from './intern.js';
 import type { WarningSink } from './warnings.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -22,6 +23,7 @@ interface Waiting {
 
 export class ProgrammeFinisher {
   private readonly waiting = new Map<string, Waiting>();
+  private readonly ids = new StringInterner();
 
   constructor(
     private readonly parseTime: (text: string) => number | undefined,
@@ -34,11 +36,12 @@ export class ProgrammeFinisher {
   /** Applies the rules to a draft whose end tag was read. */
   finish(draft: ProgrammeDraft): void {
     const line = draft.line;
-    const channelId = draft.channel?.trim();
-    if (!channelId) {
+    const trimmed = draft.channel?.trim();
+    if (!trimmed) {
       this.warnings.add(line, 'programme without a channel attribute; skipped');
       return;
     }
+    const channelId = this.ids.intern(trimmed);
     if (draft.start === undefined) {
       this.warnings.add(line, `programme on channel "${clip(channelId)}" has no start attribute; skipped`);
       return;
