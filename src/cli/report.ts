@@ -61,3 +61,15 @@ function formatWarning(w: { source: string; line?: number; message: string }): s
 export function importSucceeded(outcome: ImportOutcome): boolean {
   return [outcome.livetv, outcome.library].some((r) => r !== undefined && !('error' in r));
 }
+
+/** The parts of an import that failed, with why (each keeps its previous data served). */
+export function failedParts(outcome: ImportOutcome): Array<{ part: string; message: string }> {
+  const parts: Array<[string, ImportOutcome[keyof ImportOutcome]]> = [
+    ['live TV', outcome.livetv],
+    ['library', outcome.library],
+    ['add-on catalogs', outcome.addonCatalogs],
+  ];
+  return parts.flatMap(([part, result]) =>
+    result !== undefined && 'error' in result ? [{ part, message: result.error.message }] : [],
+  );
+}

@@ -177,10 +177,10 @@ describe('secrets in the log', () => {
     const before = await httpRequest(url, '/catalog/tv/mq-tv-channels.json');
 
     // The source breaks; the first refresh (5 s after start at the earliest) fails and is logged
-    // (as an info line of the outcome: importAll catches each backend's failure).
+    // at error level (the refresher then backs off), so an alert on level=error sees it.
     mode = 'garbage';
     await child.waitFor(
-      /refresh: live TV: import failed, the previous data is still served: .*no channel to serve/,
+      /"level":"error".*refresh failed; the previous data is still served.*no channel to serve/,
       30_000,
     );
     const after = await httpRequest(url, '/catalog/tv/mq-tv-channels.json');

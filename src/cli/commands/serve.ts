@@ -3,13 +3,14 @@ import { join, resolve } from 'node:path';
 import { renderUnicodeCompact } from 'uqr';
 import type { Addon } from '../../addon/index.js';
 import { demoGuide } from '../../demo/index.js';
+import { MarqueeError } from '../../errors.js';
 import { createRefresher, type SourceState } from '../../livetv/index.js';
 import { createRequestHandler, listen } from '../../server/index.js';
 import { openStore } from '../../store/index.js';
 import { buildAddon, importAll, isDemo, prepareDemo } from '../app.js';
 import type { Command } from '../command.js';
 import { createLogger } from '../log.js';
-import { describeOutcome, importSucceeded } from '../report.js';
+import { describeOutcome, failedParts, importSucceeded } from '../report.js';
 import { resolveSettings, STORE_OPTIONS } from '../resolve.js';
 
 const DEFAULT_REFRESH_HOURS = 6;
@@ -195,10 +196,25 @@ export const serveCommand: Command = {
                   : Math.max(5_000, store.lastImport()!.finishedAt! + hours * 3_600_000 - Date.now()),
               run: async (signal) => {
                 if (demoFiles) writeFileSync(join(demoFiles.dir, 'demo.xml'), demoGuide(Date.now()));
-                return importAll(store, settings, { signal, ...(previous ? { previous } : {}) });
+                const outcome = await importAll(store, settings, { signal, ...(previous ? { previous } : {}) });
+                // Every part failing is a failed refresh: the refresher backs off and reports it.
+                const failures = failedParts(outcome);
+                const succeeded = [outcome.livetv, outcome.library, outcome.addonCatalogs].some(
+                  (r) => r !== undefined && !('error' in r),
+                );
+                if (failures.length > 0 && !succeeded) {
+                  throw new MarqueeError('IMPORT_FAILED', failures.map((f) => `${f.part}: ${f.message}`).join('; '));
+                }
+                return outcome;
               },
               onResult: (outcome) => {
                 for (const line of describeOutcome(outcome)) log.event(`refresh: ${line}`);
+                for (const f of failedParts(outcome)) {
+                  log.error({
+                    msg: `refresh of ${f.part} failed; its previous data is still served`,
+                    error: f.message,
+                  });
+                }
                 if (outcome.livetv && !('error' in outcome.livetv)) previous = outcome.livetv.state;
                 addon = buildAddon(store, settings, keyFile);
               },
