@@ -24,6 +24,31 @@ export const STORE_OPTIONS = {
   },
 } as const satisfies Record<string, OptionSpec>;
 
+/** Source flags of `serve` and `import`: given, they replace the configured lists. */
+export const SOURCE_OPTIONS = {
+  playlist: {
+    type: 'string',
+    multiple: true,
+    value: 'PATH|URL',
+    env: 'MARQUEE_PLAYLIST',
+    description: 'M3U playlist (replaces the configured ones)',
+  },
+  epg: {
+    type: 'string',
+    multiple: true,
+    value: 'PATH|URL',
+    env: 'MARQUEE_EPG',
+    description: 'XMLTV guide, plain or gzip, in priority order (replaces the configured ones)',
+  },
+  library: {
+    type: 'string',
+    multiple: true,
+    value: 'PATH',
+    env: 'MARQUEE_LIBRARY',
+    description: 'library file or folder (JSON, CSV)',
+  },
+} as const satisfies Record<string, OptionSpec>;
+
 function number(value: unknown, flag: string, check: (n: number) => boolean, what: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);

@@ -3,7 +3,7 @@ import { importAll } from '../app.js';
 import type { Command } from '../command.js';
 import { createProgress } from '../progress.js';
 import { describeOutcome, importSucceeded } from '../report.js';
-import { resolveSettings, STORE_OPTIONS } from '../resolve.js';
+import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS } from '../resolve.js';
 
 function serializable(outcome: unknown): unknown {
   return JSON.parse(
@@ -18,27 +18,7 @@ export const importCommand: Command = {
   summary: 'import playlists, guides and libraries into the database (atomically)',
   usage: 'marquee import [--playlist PATH|URL] [--epg PATH|URL] [--library PATH] [--db FILE] [--config FILE]',
   options: {
-    playlist: {
-      type: 'string',
-      multiple: true,
-      value: 'PATH|URL',
-      env: 'MARQUEE_PLAYLIST',
-      description: 'M3U playlist (replaces the configured ones)',
-    },
-    epg: {
-      type: 'string',
-      multiple: true,
-      value: 'PATH|URL',
-      env: 'MARQUEE_EPG',
-      description: 'XMLTV guide, plain or gzip, in priority order (replaces the configured ones)',
-    },
-    library: {
-      type: 'string',
-      multiple: true,
-      value: 'PATH',
-      env: 'MARQUEE_LIBRARY',
-      description: 'library file or folder (JSON, CSV)',
-    },
+    ...SOURCE_OPTIONS,
     ...STORE_OPTIONS,
     json: { type: 'boolean', description: 'print the import report as JSON (for scripts)' },
   },

@@ -11,7 +11,7 @@ import { buildAddon, importAll, isDemo, prepareDemo } from '../app.js';
 import type { Command } from '../command.js';
 import { createLogger } from '../log.js';
 import { describeOutcome, failedParts, importSucceeded } from '../report.js';
-import { resolveSettings, STORE_OPTIONS } from '../resolve.js';
+import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS } from '../resolve.js';
 
 const DEFAULT_REFRESH_HOURS = 6;
 
@@ -46,6 +46,7 @@ export const serveCommand: Command = {
       description: 'address to listen on (0.0.0.0 for every interface)',
       default: '127.0.0.1',
     },
+    ...SOURCE_OPTIONS,
     ...STORE_OPTIONS,
     'public-url': {
       type: 'string',
@@ -58,27 +59,6 @@ export const serveCommand: Command = {
       value: 'PATH',
       env: 'MARQUEE_BASE_PATH',
       description: 'serve under a path prefix, e.g. /tv',
-    },
-    playlist: {
-      type: 'string',
-      multiple: true,
-      value: 'PATH|URL',
-      env: 'MARQUEE_PLAYLIST',
-      description: 'M3U playlist (replaces the configured ones)',
-    },
-    epg: {
-      type: 'string',
-      multiple: true,
-      value: 'PATH|URL',
-      env: 'MARQUEE_EPG',
-      description: 'XMLTV guide, plain or gzip (replaces the configured ones)',
-    },
-    library: {
-      type: 'string',
-      multiple: true,
-      value: 'PATH',
-      env: 'MARQUEE_LIBRARY',
-      description: 'library file or folder (JSON, CSV)',
     },
     'refresh-hours': {
       type: 'string',
