@@ -9,6 +9,7 @@ import { createRequestHandler, listen } from '../../server/index.js';
 import { openStore } from '../../store/index.js';
 import { buildAddon, importAll, isDemo, prepareDemo } from '../app.js';
 import type { Command } from '../command.js';
+import { importInWorker } from '../import-worker.js';
 import { createLogger } from '../log.js';
 import { describeOutcome, failedParts, importSucceeded } from '../report.js';
 import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS } from '../resolve.js';
@@ -176,7 +177,7 @@ export const serveCommand: Command = {
                   : Math.max(5_000, store.lastImport()!.finishedAt! + hours * 3_600_000 - Date.now()),
               run: async (signal) => {
                 if (demoFiles) writeFileSync(join(demoFiles.dir, 'demo.xml'), demoGuide(Date.now()));
-                const outcome = await importAll(store, settings, { signal, ...(previous ? { previous } : {}) });
+                const outcome = await importInWorker(db, settings, { signal, ...(previous ? { previous } : {}) });
                 // Every part failing is a failed refresh: the refresher backs off and reports it.
                 const failures = failedParts(outcome);
                 const succeeded = [outcome.livetv, outcome.library, outcome.addonCatalogs].some(
