@@ -29,6 +29,7 @@ export function createLogger(
     if (level === 'error' && typeof record.stack === 'string') out.write(`${record.stack}\n`);
   };
   return {
+    requests: options.requests,
     info(record) {
       if (record.status === undefined) {
         if (record.notFound !== undefined) return;

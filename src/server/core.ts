@@ -13,6 +13,7 @@ import {
   jsonEntry,
   jsonError,
   notFoundResponse,
+  sendCachedEntry,
   sendEntry,
   textResponse,
 } from './respond.js';
@@ -74,12 +75,8 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
         body: '',
       };
     }
-    const q = request.url.indexOf('?');
-    let path = q === -1 ? request.url : request.url.slice(0, q);
-    if (basePath) {
-      if (path !== basePath && !path.startsWith(`${basePath}/`)) return notFoundResponse();
-      path = path.slice(basePath.length) || '/';
-    }
+    const path = localPath(request.url);
+    if (path === undefined) return notFoundResponse();
     const isRead = method === 'GET' || method === 'HEAD';
     const configure = /^\/(?:([^/]+)\/)?configure\/?$/.exec(path);
     if (method === 'POST' && configure) {
@@ -155,9 +152,47 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
     return jsonError(500, 'HANDLER_FAILED', 'Internal server error', requestId);
   }
 
-  return async function handle(request) {
+  /** Path after the mount prefix, without the query; undefined when outside the prefix. */
+  function localPath(url: string): string | undefined {
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    if (!basePath) return path;
+    if (path !== basePath && !path.startsWith(`${basePath}/`)) return undefined;
+    return path.slice(basePath.length) || '/';
+  }
+
+  /** A fresh cached answer that needs no work, answered without a promise: the hot path. */
+  function fromCache(request: CoreRequest): CoreResponse | undefined {
+    if (!cache || limiter || (request.method !== 'GET' && request.method !== 'HEAD')) return undefined;
+    const path = localPath(request.url);
+    if (path === undefined) return undefined;
+    const hit = cache.get(path, getAddon().dataVersion(), Date.now());
+    return hit && sendCachedEntry(hit, request.header('accept-encoding'), request.header('if-none-match'), compression);
+  }
+
+  function logRequest(request: CoreRequest, requestId: string, status: number, started: number): void {
+    if (!logger || logger.requests === false) return;
+    logger.info({
+      requestId,
+      method: request.method,
+      path: redactPath(request.url, basePath),
+      status,
+      ms: Math.round((performance.now() - started) * 100) / 100,
+    });
+  }
+
+  return function handle(request) {
     const started = performance.now();
     const requestId = `${idPrefix}-${(++counter).toString(36)}`;
+    const cached = fromCache(request);
+    if (cached) {
+      logRequest(request, requestId, cached.status, started);
+      return cached;
+    }
+    return answer(request, requestId, started);
+  };
+
+  async function answer(request: CoreRequest, requestId: string, started: number): Promise<CoreResponse> {
     let response: CoreResponse;
     try {
       response = await route(request, requestId);
@@ -174,15 +209,9 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
         });
       }
     }
-    logger?.info({
-      requestId,
-      method: request.method,
-      path: redactPath(request.url, basePath),
-      status: response.status,
-      ms: Math.round((performance.now() - started) * 100) / 100,
-    });
+    logRequest(request, requestId, response.status, started);
     return response;
-  };
+  }
 }
 
 const FIRST_SEGMENTS = new Set([

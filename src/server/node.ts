@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MarqueeError } from '../errors.js';
-import type { CoreRequest, RequestHandler } from './types.js';
+import type { CoreRequest, CoreResponse, RequestHandler } from './types.js';
 
 function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
@@ -38,16 +38,21 @@ export function toNodeListener(handler: RequestHandler): (req: IncomingMessage, 
       ...(req.socket.remoteAddress ? { remoteAddress: req.socket.remoteAddress } : {}),
       readBody: (maxBytes) => readBody(req, maxBytes),
     };
-    handler(request).then(
-      (response) => {
-        res.writeHead(response.status, response.headers);
-        res.end(request.method === 'HEAD' ? undefined : response.body);
-      },
-      () => {
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' });
-        res.end('Internal server error');
-      },
-    );
+    const send = (response: CoreResponse) => {
+      res.writeHead(response.status, response.headers);
+      res.end(request.method === 'HEAD' ? undefined : response.body);
+    };
+    const fail = () => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' });
+      res.end('Internal server error');
+    };
+    try {
+      const result = handler(request);
+      if (result instanceof Promise) result.then(send, fail);
+      else send(result);
+    } catch {
+      fail();
+    }
   };
 }
 

@@ -68,6 +68,39 @@ export function jsonEntry(body: unknown, hints: CacheHints, version: string | nu
   };
 }
 
+/** The encoding to answer with, before knowing whether that body is cached yet. */
+function chooseEncoding(entry: CachedResponse, acceptEncoding: string | undefined, compression: boolean): Encoding {
+  return compression && entry.bodies.identity!.byteLength >= COMPRESS_MIN_BYTES
+    ? negotiateEncoding(acceptEncoding)
+    : 'identity';
+}
+
+function notModified(entry: CachedResponse, ifNoneMatch: string | undefined): boolean {
+  return ifNoneMatch !== undefined && ifNoneMatch.split(',').some((t) => t.trim() === entry.etag);
+}
+
+function withBody(entry: CachedResponse, encoding: Encoding, body: Buffer): CoreResponse {
+  const headers: Record<string, string> = { ...entry.headers, 'content-length': String(body.byteLength) };
+  if (encoding !== 'identity') headers['content-encoding'] = encoding;
+  return { status: 200, headers, body };
+}
+
+/**
+ * The answer from an entry when it needs no work (the body in the accepted encoding is already
+ * there, or a 304): the hot path of cached pages, with no promise in between.
+ */
+export function sendCachedEntry(
+  entry: CachedResponse,
+  acceptEncoding: string | undefined,
+  ifNoneMatch: string | undefined,
+  compression: boolean,
+): CoreResponse | undefined {
+  if (notModified(entry, ifNoneMatch)) return { status: 304, headers: entry.headers, body: '' };
+  const encoding = chooseEncoding(entry, acceptEncoding, compression);
+  const body = entry.bodies[encoding];
+  return body ? withBody(entry, encoding, body) : undefined;
+}
+
 /**
  * Answer from an entry in the encoding the client accepts, compressing (once) when the body is
  * big enough; a matching If-None-Match gets 304.
@@ -79,22 +112,10 @@ export async function sendEntry(
   compression: boolean,
   store?: { cache: ResponseCache; key: string },
 ): Promise<CoreResponse> {
-  if (ifNoneMatch?.split(',').some((t) => t.trim() === entry.etag)) {
-    return { status: 304, headers: entry.headers, body: '' };
-  }
-  const identity = entry.bodies.identity!;
-  let encoding: Encoding =
-    compression && identity.byteLength >= COMPRESS_MIN_BYTES ? negotiateEncoding(acceptEncoding) : 'identity';
-  let body = entry.bodies[encoding];
-  if (!body && encoding !== 'identity') {
-    body = await compress(identity, encoding);
-    if (store) store.cache.addBody(store.key, entry, encoding, body);
-  }
-  if (!body) {
-    encoding = 'identity';
-    body = identity;
-  }
-  const headers: Record<string, string> = { ...entry.headers, 'content-length': String(body.byteLength) };
-  if (encoding !== 'identity') headers['content-encoding'] = encoding;
-  return { status: 200, headers, body };
+  const ready = sendCachedEntry(entry, acceptEncoding, ifNoneMatch, compression);
+  if (ready) return ready;
+  const encoding = chooseEncoding(entry, acceptEncoding, compression) as Exclude<Encoding, 'identity'>;
+  const body = await compress(entry.bodies.identity!, encoding);
+  if (store) store.cache.addBody(store.key, entry, encoding, body);
+  return withBody(entry, encoding, body);
 }

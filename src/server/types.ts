@@ -28,6 +28,8 @@ export interface CoreResponse {
 export interface Logger {
   info(record: Record<string, unknown>): void;
   error(record: Record<string, unknown>): void;
+  /** `false`: the logger drops per-request lines, so the server does not build them. */
+  readonly requests?: boolean;
 }
 
 export interface ServerOptions {
@@ -54,4 +56,5 @@ export interface ServerOptions {
 /** The add-on to serve: fixed, or looked up per request so a backend can swap it after an import. */
 export type AddonSource = Addon | (() => Addon);
 
-export type RequestHandler = (request: CoreRequest) => Promise<CoreResponse>;
+/** Cached answers come back synchronously (no promise on the hot path); others as a promise. */
+export type RequestHandler = (request: CoreRequest) => CoreResponse | Promise<CoreResponse>;
