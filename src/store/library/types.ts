@@ -12,7 +12,7 @@ export type LibrarySort = (typeof LIBRARY_SORTS)[number];
 export interface LibraryImportOptions {
   /** How long to wait for another import (of any kind) to finish before failing. Default 60 s. */
   readonly lockTimeoutMs?: number;
-  /** Page cache of the import connection in KiB. Default 32 MiB. */
+  /** Page cache of the import connection in KiB. Default 8 MiB. */
   readonly cacheKiB?: number;
 }
 
