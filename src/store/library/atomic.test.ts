@@ -1,10 +1,7 @@
-import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import { join } from 'node:path';
 import * as v from 'valibot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runStoreChild } from '../../../test/helpers/store-child.js';
 import { isMarqueeError } from '../../errors.js';
 import { type LibraryItem, LibraryItemSchema } from '../../sources/library/item.js';
 import { openStore, type Store } from '../store.js';
@@ -180,7 +177,7 @@ describe('atomic library import', () => {
 
   it('survives a SIGKILL of the importing process midway', async () => {
     const before = librarySnapshot(store);
-    const { signal, stdout } = await runChild(buildStoreForChild(join(tmp.dir, 'build')), file);
+    const { signal, stdout } = await runStoreChild(join(tmp.dir, 'build'), KILL_MIDWAY, file);
     expect(signal).toBe('SIGKILL');
     // The child wrote uncommitted pages to the WAL before it died: the kill really hit a write.
     expect(Number(/wal (\d+)/.exec(stdout)?.[1])).toBeGreaterThan(256 * 1024);
@@ -196,34 +193,8 @@ describe('atomic library import', () => {
   });
 });
 
-const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** Transpiles the store (and what it imports) to plain ESM in `out`, so a bare `node` child can load it. */
-function buildStoreForChild(out: string): string {
-  const sources = [join(SRC, 'errors.ts'), join(SRC, 'sources/records.ts')];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) sources.push(path);
-    }
-  };
-  walk(join(SRC, 'store'));
-  for (const source of sources) {
-    const target = join(out, 'src', relative(SRC, source)).replace(/\.ts$/, '.js');
-    mkdirSync(dirname(target), { recursive: true });
-    const js = ts.transpileModule(readFileSync(source, 'utf8'), {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
-    }).outputText;
-    writeFileSync(target, js);
-  }
-  writeFileSync(join(out, 'package.json'), '{ "type": "module" }');
-  symlinkSync(resolve(SRC, '../node_modules'), join(out, 'node_modules'), 'dir');
-  const script = join(out, 'kill-midway.js');
-  // Plain normalised records (what the readers produce), so the child needs no reader.
-  writeFileSync(
-    script,
-    `
+/** The child: starts an import, writes part of it, reports the WAL size and kills itself before commit. */
+const KILL_MIDWAY = `
 import { statSync } from 'node:fs';
 import { openStore } from './src/store/index.js';
 const store = openStore(process.argv[2]);
@@ -236,25 +207,4 @@ for (let i = 1; i <= 3000; i++) {
 }
 process.stdout.write('wal ' + statSync(process.argv[2] + '-wal').size + '\\n');
 process.kill(process.pid, 'SIGKILL');
-`,
-  );
-  return script;
-}
-
-function runChild(script: string, dbFile: string): Promise<{ signal: NodeJS.Signals | null; stdout: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [script, dbFile], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', fail);
-    child.on('exit', (code, signal) =>
-      signal === null ? fail(new Error(`child exited with ${code}: ${stderr}`)) : done({ signal, stdout }),
-    );
-  });
-}
+`;

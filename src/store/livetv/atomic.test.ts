@@ -1,9 +1,7 @@
-import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runStoreChild } from '../../../test/helpers/store-child.js';
 import { isMarqueeError } from '../../errors.js';
 import { openStore, type Store } from '../store.js';
 import { at, channel, programme, snapshot, tempDir } from '../testing.js';
@@ -133,7 +131,7 @@ describe('atomic live-TV import', () => {
   it('survives a SIGKILL of the importing process midway and reports the interrupted import', async () => {
     const before = snapshot(store, DAYS);
     const walBefore = statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0;
-    const child = runChild(buildStoreForChild(join(tmp.dir, 'build')), file);
+    const child = runStoreChild(join(tmp.dir, 'build'), KILL_MIDWAY, file);
     const { signal, stdout } = await child;
     expect(signal).toBe('SIGKILL');
     const walDuringImport = Number(/wal (\d+)/.exec(stdout)?.[1]);
@@ -152,33 +150,8 @@ describe('atomic live-TV import', () => {
   });
 });
 
-const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** Transpiles the store (and what it imports) to plain ESM in `out`, so a bare `node` child can load it. */
-function buildStoreForChild(out: string): string {
-  const sources = [join(SRC, 'errors.ts'), join(SRC, 'sources/records.ts')];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) sources.push(path);
-    }
-  };
-  walk(join(SRC, 'store'));
-  for (const source of sources) {
-    const target = join(out, 'src', relative(SRC, source)).replace(/\.ts$/, '.js');
-    mkdirSync(dirname(target), { recursive: true });
-    const js = ts.transpileModule(readFileSync(source, 'utf8'), {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
-    }).outputText;
-    writeFileSync(target, js);
-  }
-  writeFileSync(join(out, 'package.json'), '{ "type": "module" }');
-  symlinkSync(resolve(SRC, '../node_modules'), join(out, 'node_modules'), 'dir');
-  const script = join(out, 'kill-midway.js');
-  writeFileSync(
-    script,
-    `
+/** The child: starts an import, writes part of it, reports the WAL size and kills itself before commit. */
+const KILL_MIDWAY = `
 import { statSync } from 'node:fs';
 import { openStore } from './src/store/index.js';
 import { channel, programme } from './src/store/testing.js';
@@ -192,25 +165,4 @@ for (let i = 1; i <= 300; i++) {
 }
 process.stdout.write('wal ' + statSync(file + '-wal').size + '\\n');
 process.kill(process.pid, 'SIGKILL');
-`,
-  );
-  return script;
-}
-
-function runChild(script: string, dbFile: string): Promise<{ signal: NodeJS.Signals | null; stdout: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [script, dbFile], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', fail);
-    child.on('exit', (code, signal) =>
-      signal === null ? fail(new Error(`child exited with ${code}: ${stderr}`)) : done({ signal, stdout }),
-    );
-  });
-}
+`;
