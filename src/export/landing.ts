@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Manifest } from '../protocol/index.js';
 import { html, SafeHtml } from '../server/html.js';
-import { layout } from '../server/page.js';
+import { addonSummary, layout } from '../server/page.js';
 
 /**
  * `index.html` of a static export: the add-on's name, catalogs and install address, in the same
@@ -24,15 +24,7 @@ export function landingHtml(manifest: Manifest, publicUrl?: string): string {
   const stremioUrl = manifestUrl.replace(/^https?:\/\//, 'stremio://');
   const nonce = randomBytes(12).toString('base64');
   const body = html`
-<p class="lead">${manifest.description}</p>
-<p><strong>Types:</strong> ${manifest.types.join(', ')}</p>
-${
-  manifest.catalogs.length > 0
-    ? html`<h2>Catalogs</h2><ul class="catalogs">${manifest.catalogs.map(
-        (c) => html`<li>${c.name || c.id} <span class="hint">(${c.type})</span></li>`,
-      )}</ul>`
-    : ''
-}
+${addonSummary(manifest)}
 <p><a class="button" id="install" href="${stremioUrl}">Install in Stremio</a></p>
 <label for="manifest-url">Or paste this address into Stremio's add-on search:</label>
 <div class="copy"><input id="manifest-url" type="text" readonly value="${manifestUrl}">

@@ -1,21 +1,13 @@
 import type { Manifest } from '../protocol/manifest.js';
 import { html } from './html.js';
-import { installBlock, layout } from './page.js';
+import { addonSummary, installBlock, layout } from './page.js';
 
 /** The landing page at `/`: what the add-on is and how to install it. Every string is escaped. */
 export function landingPage(manifest: Manifest, baseUrl: string, nonce: string): string {
   const needsConfig = manifest.behaviorHints?.configurationRequired === true;
   const configurable = (manifest.config?.length ?? 0) > 0;
   const body = html`
-<p class="lead">${manifest.description}</p>
-<p><strong>Types:</strong> ${manifest.types.join(', ')}</p>
-${
-  manifest.catalogs.length > 0
-    ? html`<h2>Catalogs</h2><ul class="catalogs">${manifest.catalogs.map(
-        (c) => html`<li>${c.name || c.id} <span class="hint">(${c.type})</span></li>`,
-      )}</ul>`
-    : ''
-}
+${addonSummary(manifest)}
 ${
   needsConfig
     ? html`<p>This add-on needs a few settings first.</p><p><a class="button" href="${baseUrl}/configure">Configure</a></p>`

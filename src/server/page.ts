@@ -104,3 +104,16 @@ export function installBlock(manifestUrl: string): SafeHtml {
 <div class="copy"><input id="manifest-url" type="text" readonly value="${manifestUrl}">
 <button type="button" class="button" data-copy="manifest-url">Copy</button></div>`;
 }
+
+/** What the add-on is: description, types and catalogs (landing page and export index). */
+export function addonSummary(manifest: Manifest): SafeHtml {
+  return html`<p class="lead">${manifest.description}</p>
+<p><strong>Types:</strong> ${manifest.types.join(', ')}</p>
+${
+  manifest.catalogs.length > 0
+    ? html`<h2>Catalogs</h2><ul class="catalogs">${manifest.catalogs.map(
+        (c) => html`<li>${c.name || c.id} <span class="hint">(${c.type})</span></li>`,
+      )}</ul>`
+    : ''
+}`;
+}

@@ -76,7 +76,7 @@ function chooseEncoding(entry: CachedResponse, acceptEncoding: string | undefine
 }
 
 function notModified(entry: CachedResponse, ifNoneMatch: string | undefined): boolean {
-  return ifNoneMatch !== undefined && ifNoneMatch.split(',').some((t) => t.trim() === entry.etag);
+  return ifNoneMatch?.split(',').some((t) => t.trim() === entry.etag) === true;
 }
 
 function withBody(entry: CachedResponse, encoding: Encoding, body: Buffer): CoreResponse {
