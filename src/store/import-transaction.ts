@@ -60,6 +60,12 @@ export async function openImportTransaction(
   }
 }
 
+/** Record the import as ok and commit: from this statement on, readers see the new data. */
+export function commitImport(db: Connection, id: number, report: unknown): void {
+  finishImportRecord(db, id, 'ok', report, Date.now());
+  db.exec('COMMIT');
+}
+
 /** Undo the transaction and record why; best effort past the rollback (disk full, lock). */
 export function rollbackImport(db: Connection, id: number | undefined, reason: string): void {
   try {

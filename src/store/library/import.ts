@@ -9,8 +9,8 @@ import { MarqueeError } from '../../errors.js';
 import type { LibraryItem } from '../../sources/library/item.js';
 import type { Connection } from '../connection.js';
 import { storeError } from '../errors.js';
-import { closeImportConnection, openImportTransaction, rollbackImport } from '../import-transaction.js';
-import { boundedDetails, finishImportRecord } from '../imports.js';
+import { closeImportConnection, commitImport, openImportTransaction, rollbackImport } from '../import-transaction.js';
+import { boundedDetails } from '../imports.js';
 import { idPrefix, metaOf, minimalPrefixes, previewOf, searchTexts, sortKeys, videoOf } from './rows.js';
 import type { LibraryCommitInput, LibraryCounts, LibraryImportOptions, LibraryImportReport } from './types.js';
 
@@ -171,8 +171,7 @@ class Import implements LibraryImport {
         durationMs: Date.now() - this.#startedAt,
         ...(details === undefined ? {} : { details }),
       };
-      finishImportRecord(this.#db, this.id, 'ok', report, Date.now());
-      this.#db.exec('COMMIT');
+      commitImport(this.#db, this.id, report);
       this.#end();
       return report;
     });

@@ -8,8 +8,8 @@ import { MarqueeError } from '../../errors.js';
 import type { GuideChannel, Programme } from '../../sources/records.js';
 import type { Connection } from '../connection.js';
 import { storeError } from '../errors.js';
-import { closeImportConnection, rollbackImport } from '../import-transaction.js';
-import { boundedDetails, finishImportRecord } from '../imports.js';
+import { closeImportConnection, commitImport, rollbackImport } from '../import-transaction.js';
+import { boundedDetails } from '../imports.js';
 import type { ImportHost } from './begin.js';
 import { finishLiveTv, type ImportTally } from './finish.js';
 import { clip, LIMITS, normalizeName, programmeParams, recordJson } from './rows.js';
@@ -236,8 +236,7 @@ export class Import implements LiveTvImport {
         durationMs: Date.now() - this.#startedAt,
         ...(details === undefined ? {} : { details }),
       };
-      finishImportRecord(this.#db, this.id, 'ok', report, Date.now());
-      this.#db.exec('COMMIT');
+      commitImport(this.#db, this.id, report);
       this.#end();
       return report;
     });
