@@ -8,6 +8,7 @@ import { validateManifest } from '../protocol/validate-manifest.js';
 import { validateResponse } from '../protocol/validate-response.js';
 import { type ConfigCodec, jsonConfigCodec, readConfig } from './config.js';
 import { readCatalogExtra } from './extra.js';
+import { isRawJsonList, parseRawJson, type RawJsonList } from './raw-json.js';
 import type { AddonRequest, AddonResponse, ConfigValues, DeepReadonly, Handlers, ItemRequest } from './types.js';
 
 export interface AddonOptions<M extends DeepReadonly<ManifestInput>> {
@@ -22,6 +23,12 @@ export interface AddonOptions<M extends DeepReadonly<ManifestInput>> {
    * production only once the add-on's tests run with it on.
    */
   readonly validateResponses?: boolean;
+  /**
+   * Also check pre-serialized lists (`rawJsonList`), which costs parsing them. Default: the
+   * value of `validateResponses`. The CLI turns it off for its own backends, whose raw pages
+   * are checked by their tests with it on.
+   */
+  readonly validateRawJson?: boolean;
   /** Changes whenever the data behind the handlers changes; the server keys its response cache on it. */
   readonly dataVersion?: () => string | number;
   /** Called with problems that do not stop an answer (a page cut to 100 items in lenient mode). */
@@ -65,6 +72,7 @@ export function createAddon<const M extends DeepReadonly<ManifestInput>>(options
   const codec = options.configCodec ?? jsonConfigCodec;
   const fields = manifest.config ?? [];
   const strict = options.validateResponses ?? true;
+  const strictRaw = options.validateRawJson ?? strict;
   const dataVersion = options.dataVersion ?? (() => 0);
   const configRequired = manifest.behaviorHints?.configurationRequired === true;
 
@@ -78,7 +86,13 @@ export function createAddon<const M extends DeepReadonly<ManifestInput>>(options
   }
 
   function answer(request: AddonRequest, key: string, result: Record<string, unknown>): AddonResponse {
-    const { cacheMaxAge, staleRevalidate, staleError, ...body } = result as Record<string, unknown> & CacheHints;
+    const { cacheMaxAge, staleRevalidate, staleError, ...answered } = result as Record<string, unknown> & CacheHints;
+    let body = answered;
+    const raw = isRawJsonList(body[key]) ? (body[key] as RawJsonList) : undefined;
+    if (raw !== undefined && (strictRaw || raw.count > MAX_PAGE_SIZE || request.rawJson !== true)) {
+      // Checked or handed on as objects: parsed once here.
+      body = parseRawJson(body);
+    }
     const list = body[key];
     if (request.resource === 'catalog' && Array.isArray(list) && list.length > MAX_PAGE_SIZE) {
       if (strict) {
@@ -87,7 +101,7 @@ export function createAddon<const M extends DeepReadonly<ManifestInput>>(options
       options.onWarning?.('catalog page cut to 100 items', { path: request, items: list.length });
       body[key] = list.slice(0, MAX_PAGE_SIZE);
     }
-    if (strict) {
+    if (strict && (raw === undefined || strictRaw)) {
       const issues = validateResponse(request, body).filter((i) => i.severity === 'error');
       if (issues.length > 0) {
         const first = issues.slice(0, 5).map((i) => `${i.path}: ${i.message}`);
@@ -100,7 +114,16 @@ export function createAddon<const M extends DeepReadonly<ManifestInput>>(options
     if (typeof cacheMaxAge === 'number') cache.cacheMaxAge = cacheMaxAge;
     if (typeof staleRevalidate === 'number') cache.staleRevalidate = staleRevalidate;
     if (typeof staleError === 'number') cache.staleError = staleError;
-    return { status: 200, body, cache };
+    // A checked raw list is served as it came (the same bytes) to a caller that takes raw lists.
+    const served =
+      raw !== undefined &&
+      request.rawJson === true &&
+      Array.isArray(list) &&
+      list.length <= MAX_PAGE_SIZE &&
+      body[key] === list
+        ? { ...body, [key]: raw }
+        : body;
+    return { status: 200, body: served, cache };
   }
 
   async function handle(request: AddonRequest): Promise<AddonResponse> {

@@ -3,4 +3,12 @@ export { type ConfigCodec, type ConfigProblem, coerceConfig, jsonConfigCodec, re
 export { type Addon, type AddonOptions, createAddon } from './create-addon.js';
 export { readCatalogExtra } from './extra.js';
 export { guideDayWindow, overlapsGuideDay, page, programmeId } from './paging.js';
+export {
+  isRawJsonList,
+  parseRawJson,
+  parseRawJsonList,
+  type RawJsonList,
+  rawJsonList,
+  serializeBody,
+} from './raw-json.js';
 export type * from './types.js';

@@ -6,6 +6,7 @@ import type { Meta, MetaPreview } from '../protocol/meta.js';
 import type { ExtraPairs } from '../protocol/path.js';
 import type { CacheHints } from '../protocol/responses.js';
 import type { Stream, Subtitle } from '../protocol/stream.js';
+import type { RawJsonList } from './raw-json.js';
 
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -76,7 +77,9 @@ export interface ItemRequest<Config = Record<string, unknown>> extends RequestCo
 }
 
 /** Handler results: the response body plus optional cache hints. */
-export type CatalogResult = ({ metas: MetaPreview[] } | { metasDetailed: Meta[] }) & CacheHints;
+/** A catalog page; a list may be pre-serialized JSON (`rawJsonList`), for pages written straight from a store. */
+export type CatalogResult = ({ metas: MetaPreview[] | RawJsonList } | { metasDetailed: Meta[] | RawJsonList }) &
+  CacheHints;
 export type MetaResult = { meta: Meta | null } & CacheHints;
 export type StreamResult = { streams: Stream[] } & CacheHints;
 export type SubtitlesResult = { subtitles: Subtitle[] } & CacheHints;
@@ -100,6 +103,11 @@ export interface AddonRequest {
   /** The raw config segment (already percent-decoded), when the path had one. */
   readonly config?: string;
   readonly signal?: AbortSignal;
+  /**
+   * The caller serializes the body with `serializeBody` and takes pre-serialized lists as they
+   * are (the server does). Otherwise they are parsed into objects before the answer is returned.
+   */
+  readonly rawJson?: boolean;
 }
 
 /** What the add-on answers; the server turns it into HTTP. */

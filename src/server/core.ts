@@ -107,6 +107,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
         ? addon.manifestFor(parsed.config)
         : await addon.handle({
             ...parsed.path,
+            rawJson: true,
             ...(parsed.config !== undefined ? { config: parsed.config } : {}),
             ...(signal ? { signal } : {}),
           });

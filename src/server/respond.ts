@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { serializeBody } from '../addon/index.js';
 import type { CacheHints } from '../protocol/responses.js';
 import { cacheControl, ERROR_CACHE_CONTROL } from './cache-control.js';
 import { COMPRESS_MIN_BYTES, compress, type Encoding, negotiateEncoding } from './compress.js';
@@ -50,8 +51,13 @@ export function htmlResponse(status: number, page: string, headers: Record<strin
 }
 
 /** Build a cache entry for a JSON answer: serialized once, compressed lazily per encoding. */
-export function jsonEntry(body: unknown, hints: CacheHints, version: string | number, expires: number): CachedResponse {
-  const bytes = Buffer.from(JSON.stringify(body));
+export function jsonEntry(
+  body: Record<string, unknown>,
+  hints: CacheHints,
+  version: string | number,
+  expires: number,
+): CachedResponse {
+  const bytes = serializeBody(body);
   const etag = `W/"${createHash('sha1').update(bytes).digest('base64url').slice(0, 22)}"`;
   return {
     version,

@@ -1,0 +1,70 @@
+/**
+ * Pre-serialized JSON in an answer. A backend that writes a large list straight from its store
+ * (a guide page is about 1 MB of programmes) answers `{ metasDetailed: rawJsonList(bytes, n) }`
+ * instead of building objects the server would only serialize again. The add-on still enforces
+ * the page limit from `count`, validates the list when asked to (`validateRawJson`), and hands
+ * parsed objects to every caller that did not ask for raw values (the export, tests).
+ */
+
+const RAW = Symbol.for('marquee.rawJson');
+
+/** A JSON array already serialized as UTF-8 bytes, with the number of items it holds. */
+export interface RawJsonList {
+  readonly [RAW]: true;
+  readonly bytes: Uint8Array;
+  readonly count: number;
+}
+
+/**
+ * Wraps `bytes` (a JSON array of `count` items) for an answer.
+ * @example return { metasDetailed: rawJsonList(Buffer.from('[]'), 0) }
+ */
+export function rawJsonList(bytes: Uint8Array, count: number): RawJsonList {
+  return { [RAW]: true, bytes, count };
+}
+
+export function isRawJsonList(value: unknown): value is RawJsonList {
+  return typeof value === 'object' && value !== null && (value as Partial<RawJsonList>)[RAW] === true;
+}
+
+/** The items of a raw list as objects. */
+export function parseRawJsonList(list: RawJsonList): unknown[] {
+  const items: unknown = JSON.parse(
+    Buffer.from(list.bytes.buffer, list.bytes.byteOffset, list.bytes.byteLength).toString(),
+  );
+  if (!Array.isArray(items)) throw new TypeError('a raw JSON list does not hold a JSON array');
+  return items;
+}
+
+/** `body` with every raw list replaced by its parsed items (the body itself when it has none). */
+export function parseRawJson(body: Record<string, unknown>): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(body)) {
+    if (!isRawJsonList(value)) continue;
+    out ??= { ...body };
+    out[key] = parseRawJsonList(value);
+  }
+  return out ?? body;
+}
+
+/**
+ * An answer body as JSON bytes: `JSON.stringify` for plain bodies; raw lists are copied in as
+ * they are, without being parsed.
+ * @example serializeBody({ metas: [] }).toString() // '{"metas":[]}'
+ */
+export function serializeBody(body: Record<string, unknown>): Buffer {
+  const keys = Object.keys(body);
+  if (!keys.some((k) => isRawJsonList(body[k]))) return Buffer.from(JSON.stringify(body));
+  const parts: Uint8Array[] = [];
+  let first = true;
+  for (const key of keys) {
+    const value = body[key];
+    if (value === undefined) continue;
+    const member = `${first ? '{' : ','}${JSON.stringify(key)}:`;
+    first = false;
+    if (isRawJsonList(value)) parts.push(Buffer.from(member), value.bytes);
+    else parts.push(Buffer.from(member + JSON.stringify(value)));
+  }
+  parts.push(Buffer.from(first ? '{}' : '}'));
+  return Buffer.concat(parts);
+}
