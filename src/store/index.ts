@@ -16,7 +16,7 @@ export {
 } from './library/types.js';
 export type { LiveTvImport } from './livetv/import.js';
 export { parseUtcDay } from './livetv/read.js';
-export { normalizeName } from './livetv/rows.js';
+export { normalizeName, programmeVideoFields, TITLED_TAIL } from './livetv/rows.js';
 export type {
   ChannelInput,
   ChannelQuery,
@@ -26,6 +26,7 @@ export type {
   GuideChannelRow,
   GuideDayChannel,
   GuideDayQuery,
+  GuideDayRawChannel,
   ImportRecord,
   ImportStatus,
   LiveTvCounts,

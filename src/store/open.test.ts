@@ -7,7 +7,7 @@ import { openConnection } from './connection.js';
 import { APPLICATION_ID, migrate } from './migrate.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
 import { openStore } from './store.js';
-import { channel, tempDir } from './testing.js';
+import { at, channel, tempDir } from './testing.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let file: string;
@@ -62,6 +62,37 @@ describe('migrations', () => {
     expect(again.listChannels().map((c) => c.id)).toEqual(['mq-tv:c1']);
     expect(again.dataVersion()).toBe(2);
     again.close();
+  });
+
+  it('renders the video fields of programmes stored before the video column existed', () => {
+    const db = conn(file);
+    migrate(db, file, MIGRATIONS.slice(0, 3)); // the schema before livetv-002-programme-video
+    db.prepare(`INSERT INTO guide_channels (id, key, names) VALUES (1, 'g1', '[]')`).run();
+    db.prepare(
+      `INSERT INTO channels (rid, id, name, name_norm, sort, guide_key, key_id) VALUES (1, 'mq-tv:c1', 'One', 'one', 1, 'g1', 1)`,
+    ).run();
+    const insert = db.prepare(
+      `INSERT INTO programmes (key_id, start, stop, prio, title, sub_title, description, categories, flags, extra) VALUES (1, ?, ?, 0, ?, ?, ?, ?, 0, ?)`,
+    );
+    insert.run(
+      at('2030-01-10T20:00Z'),
+      at('2030-01-10T21:00Z'),
+      'News',
+      'Late',
+      'Today.',
+      '["News"]',
+      '{"actors":["A"]}',
+    );
+    insert.run(at('2030-01-10T21:00Z'), at('2030-01-10T22:00Z'), '', null, null, null, null);
+    db.close();
+
+    const store = openStore(file);
+    const tails = store.context.db.prepare('SELECT video FROM programmes ORDER BY start').pluck().all() as Buffer[];
+    expect(tails.map(String)).toEqual([
+      ',"title":"News — Late","overview":"Today.","genres":["News"],"cast":["A"]',
+      '',
+    ]);
+    store.close();
   });
 
   it('applies a list appended later, and rolls a failing step back entirely', () => {

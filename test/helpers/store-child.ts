@@ -21,6 +21,7 @@ function transpileStore(out: string): void {
     }
   };
   walk(join(SRC, 'store'));
+  walk(join(SRC, 'protocol')); // the store renders programme videos with the protocol's checks
   for (const source of sources) {
     const target = join(out, 'src', relative(SRC, source)).replace(/\.ts$/, '.js');
     mkdirSync(dirname(target), { recursive: true });

@@ -4,7 +4,7 @@ import { isMarqueeError } from '../../errors.js';
 import type { Programme } from '../../sources/records.js';
 import { openStore, type Store } from '../store.js';
 import { at, channel, programme, tempDir } from '../testing.js';
-import { GUIDE_PROGRAMMES_SQL } from './read.js';
+import { GUIDE_PROGRAMMES_SQL, GUIDE_VIDEOS_SQL } from './read.js';
 import type { ChannelInput, LiveTvImportOptions } from './types.js';
 
 const NOW = at('2030-01-10T12:00:00Z');
@@ -94,10 +94,11 @@ describe('guide day window', () => {
     expect(page.map((c) => titles(c.programmes))).toEqual([['48 hours'], []]);
   });
 
-  it('answers with index range scans on (key_id, start)', () => {
-    const plan = store.context.db
-      .prepare(`EXPLAIN QUERY PLAN ${GUIDE_PROGRAMMES_SQL}`)
-      .all({ from: 0, to: 1, keys: '[1,2]' }) as Array<{
+  it.each([
+    ['GUIDE_PROGRAMMES_SQL', GUIDE_PROGRAMMES_SQL],
+    ['GUIDE_VIDEOS_SQL', GUIDE_VIDEOS_SQL],
+  ])('answers %s with index range scans on (key_id, start)', (_name, sql) => {
+    const plan = store.context.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ from: 0, to: 1, keys: '[1,2]' }) as Array<{
       detail: string;
     }>;
     const details = plan.map((p) => p.detail).join('\n');

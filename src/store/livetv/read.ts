@@ -22,6 +22,7 @@ import type {
   GuideChannelRow,
   GuideDayChannel,
   GuideDayQuery,
+  GuideDayRawChannel,
   ProgrammeRow,
   StreamRow,
 } from './types.js';
@@ -79,6 +80,14 @@ const OVERLAPPING = `
 /** Per guide channel in the JSON array @keys: its programmes overlapping [@from, @to] as one JSON array. */
 export const GUIDE_PROGRAMMES_SQL = `SELECT g.id, json_group_array(${PROGRAMME_JSON}) ${OVERLAPPING}
   WHERE g.id IN (SELECT value FROM json_each(@keys)) GROUP BY g.id`;
+
+/**
+ * Per guide channel in @keys: its programmes overlapping [@from, @to] as one BLOB of entries
+ * `{start},{stop},{byte length of video},{video}` (see GuideDayRawChannel). The index scan gives
+ * start order; readers check it rather than pay for an ORDER BY per channel.
+ */
+export const GUIDE_VIDEOS_SQL = `SELECT g.id, CAST(group_concat(p.start || ',' || p.stop || ',' || length(p.video) || ',' || p.video, '') AS BLOB)
+  ${OVERLAPPING} WHERE g.id IN (SELECT value FROM json_each(@keys)) GROUP BY g.id`;
 
 /** Programmes of channel @channel overlapping [@from, @to]. */
 export const AROUND_SQL = `SELECT ${PROGRAMME_SELECT} ${OVERLAPPING} JOIN channels c ON c.key_id = g.id WHERE c.id = @channel ORDER BY p.start`;
@@ -175,6 +184,26 @@ export function liveTvReads(db: Connection) {
           byKey.set(key as number, byStart((JSON.parse(json as string) as unknown[][]).map(programmeFromRaw)));
       }
       return channels.map((c) => ({ channel: channelFromRaw(c), programmes: byKey.get(c[9] as number) ?? [] }));
+    },
+
+    /**
+     * The same page as `guideDay`, with each channel's programmes as the raw entries a guide page
+     * is written from (no row objects): two queries and no per-programme allocation.
+     */
+    guideDayRaw(query: GuideDayQuery): GuideDayRawChannel[] {
+      const from = parseUtcDay(query.day);
+      const to = from + DAY - 1; // 23:59:59.999
+      const channels = channelPage(query);
+      const keyIds = [...new Set(channels.map((c) => c[9]).filter((k) => k !== null))];
+      const byKey = new Map<number, Buffer>();
+      if (keyIds.length > 0) {
+        const rows = stmt(GUIDE_VIDEOS_SQL).all({ from, to, keys: JSON.stringify(keyIds) }) as unknown[][];
+        for (const [key, blob] of rows) byKey.set(key as number, blob as Buffer);
+      }
+      return channels.map((c) => {
+        const entries = byKey.get(c[9] as number);
+        return entries === undefined ? { channel: channelFromRaw(c) } : { channel: channelFromRaw(c), entries };
+      });
     },
 
     /** Programmes of one channel overlapping [fromMs, toMs), by start. */

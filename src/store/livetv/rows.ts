@@ -3,6 +3,8 @@
  * (a 10 MB description must not reach every guide page) and one language is chosen per text,
  * so a programme row stays small and reads need no language logic.
  */
+import type { Video } from '../../protocol/index.js';
+import { isAbsoluteUrl } from '../../protocol/index.js';
 import type { LangText, Programme } from '../../sources/records.js';
 import type { ChannelRow, ProgrammeRow, StreamRow } from './types.js';
 
@@ -81,7 +83,55 @@ function clipList(items: readonly string[]): string[] {
   return items.slice(0, LIMITS.items).map((s) => clip(s, LIMITS.item));
 }
 
-/** Bound parameters of the programme upsert, in column order. */
+const HTTP = /^https?:\/\//i;
+
+/**
+ * The fields of a programme's guide video that come from the programme alone: everything but
+ * `id`, `released`, `startTime`, `endTime` and `runtime`, which follow from the channel and the
+ * times. The sub-title joins the title (`Title — Sub`): the grid shows only the title, and an
+ * episode's name is what tells two airings apart. An untitled programme shows its sub-title;
+ * with neither, `title` is left out and the reader uses the channel's name.
+ * @example programmeVideoFields(row).title // 'News — Evening edition'
+ */
+export function programmeVideoFields(p: ProgrammeRow): Partial<Video> {
+  const fields: Partial<Video> = {};
+  const title = p.title !== '' ? p.title : p.subTitle;
+  if (title !== undefined && title !== '') {
+    fields.title = p.subTitle !== undefined && p.subTitle !== title ? `${title} — ${p.subTitle}` : title;
+  }
+  if (p.description !== undefined) fields.overview = p.description;
+  if (p.icon !== undefined && HTTP.test(p.icon) && isAbsoluteUrl(p.icon)) fields.thumbnail = p.icon;
+  const year = p.date === undefined ? undefined : /^\d{4}/.exec(p.date)?.[0];
+  if (year !== undefined) fields.releaseInfo = year;
+  if (p.season !== undefined) fields.season = p.season;
+  if (p.episode !== undefined) fields.episode = p.episode;
+  if (p.categories.length > 0) fields.genres = [...p.categories];
+  if (p.actors.length > 0) fields.cast = [...p.actors];
+  if (p.directors.length > 0) fields.directors = [...p.directors];
+  if (p.ratings.length > 0 || p.starRating !== undefined) {
+    const ratings = p.ratings.map((r) =>
+      r.system === undefined ? { value: r.value } : { system: r.system, value: r.value },
+    );
+    if (p.starRating !== undefined) ratings.push({ system: 'stars', value: p.starRating });
+    fields.ratings = ratings;
+  }
+  return fields;
+}
+
+/**
+ * The `video` column: `programmeVideoFields` as JSON members, each with its leading comma
+ * (`,"title":"News","genres":["News"]`; empty when there are none), UTF-8. Guide pages splice
+ * it after the members computed per request, so a page is written without building objects.
+ */
+export function videoTail(p: ProgrammeRow): Buffer {
+  const json = JSON.stringify(programmeVideoFields(p));
+  return Buffer.from(json.length === 2 ? '' : `,${json.slice(1, -1)}`);
+}
+
+/** The start of a tail that carries a title; a tail without it gets the channel's name. */
+export const TITLED_TAIL = Buffer.from(',"title":');
+
+/** Bound parameters of the programme insert, in column order (the last is the `video` tail). */
 export function programmeParams(
   p: Programme,
   keyId: number,
@@ -103,7 +153,7 @@ export function programmeParams(
   if (p.starRating !== undefined) extra.starRating = clip(p.starRating, LIMITS.item);
   if (p.directors.length > 0) extra.directors = clipList(p.directors);
   if (p.actors.length > 0) extra.actors = clipList(p.actors);
-  return [
+  const row: unknown[] = [
     keyId,
     start,
     stop,
@@ -122,6 +172,10 @@ export function programmeParams(
       ? JSON.stringify(extra)
       : null,
   ];
+  // The tail is rendered from the row exactly as a reader would see it, so both paths agree.
+  // (PROGRAMME_SELECT's layout is this one without the priority.)
+  row.push(videoTail(programmeFromRaw([keyId, start, stop, ...row.slice(4)])));
+  return row;
 }
 
 /**
@@ -147,8 +201,8 @@ interface Extra {
 
 const parsed = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
 
-/** A programme from a PROGRAMME_SELECT row or a parsed PROGRAMME_JSON array (every property set: one object shape). */
-export function programmeFromRaw(r: unknown[]): ProgrammeRow {
+/** A programme from a PROGRAMME_SELECT row, a parsed PROGRAMME_JSON array or insert parameters (every property set: one object shape). */
+export function programmeFromRaw(r: readonly unknown[]): ProgrammeRow {
   const extra = r[13] === null ? undefined : parsed<Extra>(r[13]);
   const flags = r[12] as number;
   return {

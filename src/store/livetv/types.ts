@@ -180,6 +180,17 @@ export interface GuideDayQuery {
   readonly limit?: number;
 }
 
+/**
+ * One channel of a guide day page with its programmes as stored: `entries` is the bytes of
+ * `{start},{stop},{n},{video}` repeated, start and stop in epoch ms, `video` the n bytes of the
+ * programme's pre-rendered video fields (rows.ts videoTail), in start order; absent when the
+ * channel has no programme that day.
+ */
+export interface GuideDayRawChannel {
+  readonly channel: ChannelRow;
+  readonly entries?: Buffer;
+}
+
 /** One channel of a guide day page; channels without programmes that day have an empty list. */
 export interface GuideDayChannel {
   readonly channel: ChannelRow;

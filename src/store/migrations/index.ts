@@ -12,4 +12,9 @@ import type { Migration } from './migration.js';
 export type { Migration } from './migration.js';
 
 /** Every migration, in the order they are applied; `user_version` = how many are applied. */
-export const MIGRATIONS: readonly Migration[] = [coreMigrations[0]!, liveTvMigrations[0]!, libraryMigrations[0]!];
+export const MIGRATIONS: readonly Migration[] = [
+  coreMigrations[0]!,
+  liveTvMigrations[0]!,
+  libraryMigrations[0]!,
+  liveTvMigrations[1]!,
+];

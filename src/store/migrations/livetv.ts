@@ -1,3 +1,4 @@
+import { PROGRAMME_SELECT, programmeFromRaw, videoTail } from '../livetv/rows.js';
 import type { Migration } from './migration.js';
 
 /**
@@ -83,6 +84,19 @@ export const liveTvMigrations: readonly Migration[] = [
           channels INTEGER NOT NULL
         ) WITHOUT ROWID;
       `);
+    },
+  },
+  {
+    // Guide pages splice each programme's pre-rendered video fields (`video`, see rows.ts
+    // videoTail) instead of building and validating thousands of objects per request. Rows
+    // already stored get theirs rendered here, by the same function imports use.
+    name: 'livetv-002-programme-video',
+    up(db) {
+      db.exec("ALTER TABLE programmes ADD COLUMN video BLOB NOT NULL DEFAULT x''");
+      db.function('marquee_video_tail', { varargs: true, deterministic: true }, (...raw: unknown[]) =>
+        videoTail(programmeFromRaw(raw)),
+      );
+      db.exec(`UPDATE programmes AS p SET video = marquee_video_tail(${PROGRAMME_SELECT})`);
     },
   },
 ];
