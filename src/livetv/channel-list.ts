@@ -4,7 +4,7 @@
  * from an in-memory list of every channel in catalog order, read once per data version, with the
  * programmes of the page's channels read per channel.
  */
-import type { ChannelRow, GuideDayChannel, Store } from '../store/index.js';
+import type { ChannelRow, GuideDayChannel, GuideDayRawChannel, Store } from '../store/index.js';
 import { normalizeName } from '../store/index.js';
 
 export interface ChannelFilter {
@@ -60,6 +60,20 @@ export function createChannelList(store: Store) {
         limit: size,
         ...(filter.group !== undefined ? { group: filter.group } : {}),
         ...(filter.search !== undefined ? { search: filter.search } : {}),
+      });
+    },
+
+    /**
+     * The guide page as the store's raw entries when the store can answer the filter directly (no
+     * name search, at most one group); undefined otherwise (use `guidePage`).
+     */
+    guidePageRaw(filter: ChannelFilter, day: string, skip: number, size: number): GuideDayRawChannel[] | undefined {
+      if (filter.search !== undefined || (filter.group === undefined && filter.groups !== undefined)) return undefined;
+      return store.guideDayRaw({
+        day,
+        offset: skip,
+        limit: size,
+        ...(filter.group !== undefined ? { group: filter.group } : {}),
       });
     },
 

@@ -10,6 +10,7 @@ import { guideDayWindow } from '../addon/index.js';
 import type { Catalog, Extra, Meta, MetaPreview } from '../protocol/index.js';
 import type { GuideDayChannel, Store } from '../store/index.js';
 import { type ChannelFilter, createChannelList } from './channel-list.js';
+import { guidePageJson } from './guide-json.js';
 import { CHANNEL_PREFIX } from './ids.js';
 import { channelMeta, channelPreview, channelStreams } from './metas.js';
 import type { PlaceholderOptions } from './types.js';
@@ -103,7 +104,10 @@ export function createLiveTvPart(store: Store, options: LiveTvPartOptions = {}):
           return { metas, ...LIST_CACHE };
         }
         const { start, end } = guideDayWindow(date);
-        const rows = filter === undefined ? [] : list.guidePage(filter, date, start, end, skip, PAGE);
+        if (filter === undefined) return { metasDetailed: [], ...GUIDE_CACHE };
+        const raw = list.guidePageRaw(filter, date, skip, PAGE);
+        if (raw !== undefined) return { metasDetailed: guidePageJson(raw, start, end, placeholders), ...GUIDE_CACHE };
+        const rows = list.guidePage(filter, date, start, end, skip, PAGE);
         return { metasDetailed: rows.map((row) => guideRow(row, start, end)), ...GUIDE_CACHE };
       },
       meta(request: ItemRequest) {

@@ -1,17 +1,15 @@
 /**
- * Programmes as protocol videos, and the generated placeholder blocks. Guide pages turn thousands
- * of rows into videos per request, so this is plain object building: one ISO string per time,
- * no validation (the SDK validates answers in tests), optional fields only when set.
+ * Programmes as protocol videos (channel pages, and guide pages that the store cannot write
+ * directly: a name search or several groups), and the generated placeholder blocks.
  */
 
 import { MarqueeError } from '../errors.js';
 import type { Video } from '../protocol/index.js';
-import { isAbsoluteUrl } from '../protocol/index.js';
 import type { ChannelRow, ProgrammeRow } from '../store/index.js';
+import { programmeVideoFields } from '../store/index.js';
 import type { PlaceholderOptions } from './types.js';
 
 const MINUTE = 60_000;
-const HTTP = /^https?:\/\//i;
 
 /** The video id of a programme: `{channelId}:epg:{startTime ISO}` (unique per channel and start). */
 function videoId(channelId: string, startIso: string): string {
@@ -19,37 +17,22 @@ function videoId(channelId: string, startIso: string): string {
 }
 
 /**
- * One stored programme as a guide video. The sub-title joins the title (`Title — Sub`): the grid
- * shows only the title, and an episode's name is what tells two airings apart.
+ * One stored programme as a guide video: the members that follow from the channel and the
+ * times, then the programme's own fields (`programmeVideoFields`, the same that imports
+ * pre-render for guide pages); an untitled programme shows the channel's name.
  * @example programmeVideo(channel, row).id // 'mq-tv:bbc1.uk:epg:2026-03-01T20:00:00.000Z'
  */
 export function programmeVideo(channel: ChannelRow, p: ProgrammeRow): Video {
   const startTime = new Date(p.start).toISOString();
-  const title = p.title === '' ? channel.name : p.title;
-  const video: Video = {
+  return {
     id: videoId(channel.id, startTime),
-    title: p.subTitle !== undefined && p.subTitle !== title ? `${title} — ${p.subTitle}` : title,
     released: startTime,
     startTime,
     endTime: new Date(p.stop).toISOString(),
     runtime: `${Math.max(1, Math.round((p.stop - p.start) / MINUTE))} min`,
+    title: channel.name,
+    ...programmeVideoFields(p),
   };
-  if (p.description !== undefined) video.overview = p.description;
-  if (p.icon !== undefined && HTTP.test(p.icon) && isAbsoluteUrl(p.icon)) video.thumbnail = p.icon;
-  const year = p.date === undefined ? undefined : /^\d{4}/.exec(p.date)?.[0];
-  if (year !== undefined) video.releaseInfo = year;
-  if (p.season !== undefined) video.season = p.season;
-  if (p.episode !== undefined) video.episode = p.episode;
-  if (p.categories.length > 0) video.genres = [...p.categories];
-  if (p.actors.length > 0) video.cast = [...p.actors];
-  if (p.directors.length > 0) video.directors = [...p.directors];
-  if (p.ratings.length > 0 || p.starRating !== undefined) {
-    video.ratings = p.ratings.map((r) =>
-      r.system === undefined ? { value: r.value } : { system: r.system, value: r.value },
-    );
-    if (p.starRating !== undefined) video.ratings.push({ system: 'stars', value: p.starRating });
-  }
-  return video;
 }
 
 /** Resolved placeholder settings. */

@@ -1,0 +1,134 @@
+/**
+ * The guide page written from the store's raw entries is the page the object path builds, item
+ * for item, and passes the protocol's checks: every programme field, an untitled programme,
+ * texts that need escaping or are not ASCII, a programme crossing midnight, guides shared by
+ * two channels, channels without programmes (with and without placeholders), and a guide that
+ * arrived out of order.
+ */
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseRawJsonList } from '../addon/index.js';
+import { validateResponse } from '../protocol/index.js';
+import { openStore, type Store } from '../store/index.js';
+import { at, channel, programme, tempDir } from '../store/testing.js';
+import { guidePageJson } from './guide-json.js';
+import { channelMeta } from './metas.js';
+import { placeholderVideos, programmeVideo, resolvePlaceholders } from './videos.js';
+
+const NOW = at('2030-01-10T12:00:00Z');
+const DAY = '2030-01-10';
+const FROM = at('2030-01-10T00:00:00Z');
+const TO = at('2030-01-10T23:59:59.999Z');
+
+let tmp: ReturnType<typeof tempDir>;
+let store: Store;
+beforeEach(async () => {
+  tmp = tempDir();
+  store = openStore(join(tmp.dir, 'store.db'));
+  const imp = await store.beginLiveTvImport({ now: NOW });
+  imp.addChannel(channel(1, { name: 'Ünï "One" <b>', logo: 'https://img.example/1.png', group: 'News', number: 7 }));
+  imp.addChannel(channel(2, { guideKey: 'g1', name: 'One again' })); // shares channel 1's guide
+  imp.addChannel(channel(3)); // no programmes that day
+  imp.addChannel(channel(4));
+  imp.addProgrammes([
+    programme('g1', '2030-01-09T23:30:00Z', '2030-01-10T00:30:00Z', 'Crosses midnight'),
+    programme('g1', '2030-01-10T00:30:00Z', '2030-01-10T01:15:30Z', 'Full', {
+      subTitles: [{ text: 'Épisode "5" \\ </script>' }],
+      descriptions: [{ text: 'Line one\nline two\ttab \u2028 ✓ 日本語 🎬' }],
+      categories: [{ text: 'News' }, { text: 'Talk' }],
+      season: 2,
+      episode: 5,
+      date: '20190312',
+      icon: 'https://img.example/p.jpg',
+      ratings: [{ system: 'FSK', value: '12' }, { value: 'PG' }],
+      starRating: '7/10',
+      directors: ['D'],
+      actors: ['A', 'B'],
+    }),
+    programme('g1', '2030-01-10T01:15:30Z', '2030-01-10T02:00:00Z', '', { subTitles: [{ text: 'Only a sub-title' }] }),
+    programme('g1', '2030-01-10T02:00:00Z', '2030-01-10T03:00:00Z', '', { icon: 'relative/p.jpg' }),
+    programme('g1', '2030-01-10T23:00:00Z', '2030-01-11T01:00:00Z', 'Into tomorrow'),
+    // Out of order: written after later programmes of the same guide.
+    programme('g4', '2030-01-10T10:00:00Z', '2030-01-10T11:00:00Z', 'Ten'),
+    programme('g4', '2030-01-10T08:00:00Z', '2030-01-10T09:00:00Z', 'Eight'),
+  ]);
+  imp.commit();
+});
+afterEach(() => {
+  store.close();
+  tmp.remove();
+});
+
+function objectPage(placeholders: ReturnType<typeof resolvePlaceholders>) {
+  return store
+    .guideDay({ day: DAY })
+    .map(({ channel: c, programmes }) =>
+      channelMeta(
+        c,
+        programmes.length > 0
+          ? programmes.map((p) => programmeVideo(c, p))
+          : placeholders.enabled
+            ? placeholderVideos(c, FROM, TO, placeholders)
+            : [],
+      ),
+    );
+}
+
+describe('guide page from raw entries', () => {
+  it.each([
+    ['without placeholders', resolvePlaceholders(undefined)],
+    ['with placeholders', resolvePlaceholders({ enabled: true, blockMinutes: 120 })],
+  ])('equals the object page and passes the protocol checks, %s', (_name, placeholders) => {
+    const raw = guidePageJson(store.guideDayRaw({ day: DAY }), FROM, TO, placeholders);
+    const items = parseRawJsonList(raw);
+    expect(raw.count).toBe(4);
+    expect(items).toEqual(objectPage(placeholders));
+    const issues = validateResponse(
+      { resource: 'catalog', type: 'tv', id: 'mq-tv-channels', extra: [['date', DAY]] },
+      { metasDetailed: items },
+    );
+    expect(issues.filter((i) => i.severity === 'error')).toEqual([]);
+  });
+
+  it('writes each video with the channel id, the times, the fields and a title', () => {
+    const items = parseRawJsonList(
+      guidePageJson(store.guideDayRaw({ day: DAY }), FROM, TO, resolvePlaceholders(undefined)),
+    ) as Array<{ id: string; videos: Array<Record<string, unknown>> }>;
+    const [one, again, three, four] = items;
+    expect(one!.videos.map((v) => v.title)).toEqual([
+      'Crosses midnight',
+      'Full — Épisode "5" \\ </script>',
+      'Only a sub-title',
+      'Ünï "One" <b>',
+      'Into tomorrow',
+    ]);
+    expect(one!.videos[1]).toEqual({
+      id: 'mq-tv:c1:epg:2030-01-10T00:30:00.000Z',
+      title: 'Full — Épisode "5" \\ </script>',
+      released: '2030-01-10T00:30:00.000Z',
+      startTime: '2030-01-10T00:30:00.000Z',
+      endTime: '2030-01-10T01:15:30.000Z',
+      runtime: '46 min',
+      overview: 'Line one\nline two\ttab \u2028 ✓ 日本語 🎬',
+      thumbnail: 'https://img.example/p.jpg',
+      releaseInfo: '2019',
+      season: 2,
+      episode: 5,
+      genres: ['News', 'Talk'],
+      cast: ['A', 'B'],
+      directors: ['D'],
+      ratings: [{ system: 'FSK', value: '12' }, { value: 'PG' }, { system: 'stars', value: '7/10' }],
+    });
+    expect(one!.videos[3]).not.toHaveProperty('thumbnail'); // a relative icon is not served
+    expect(again!.videos.map((v) => v.id)).toEqual(one!.videos.map((v) => String(v.id).replace('c1:', 'c2:')));
+    expect(again!.videos[3]!.title).toBe('One again');
+    expect(three!.videos).toEqual([]);
+    expect(four!.videos.map((v) => v.title)).toEqual(['Eight', 'Ten']);
+  });
+
+  it('writes an empty page as an empty list', () => {
+    const raw = guidePageJson(store.guideDayRaw({ day: DAY, offset: 10 }), FROM, TO, resolvePlaceholders(undefined));
+    expect(Buffer.from(raw.bytes).toString()).toBe('[]');
+    expect(raw.count).toBe(0);
+  });
+});
