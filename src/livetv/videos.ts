@@ -6,7 +6,6 @@
 import { MarqueeError } from '../errors.js';
 import type { Video } from '../protocol/index.js';
 import type { ChannelRow, ProgrammeRow } from '../store/index.js';
-import { programmeVideoFields } from '../store/index.js';
 import type { PlaceholderOptions } from './types.js';
 
 const MINUTE = 60_000;
@@ -18,8 +17,8 @@ function videoId(channelId: string, startIso: string): string {
 
 /**
  * One stored programme as a guide video: the members that follow from the channel and the
- * times, then the programme's own fields (`programmeVideoFields`, the same that imports
- * pre-render for guide pages); an untitled programme shows the channel's name.
+ * times, then the programme's own fields (rendered at import, the same that guide pages splice
+ * in); a programme with neither title nor sub-title shows the channel's name.
  * @example programmeVideo(channel, row).id // 'mq-tv:bbc1.uk:epg:2026-03-01T20:00:00.000Z'
  */
 export function programmeVideo(channel: ChannelRow, p: ProgrammeRow): Video {
@@ -31,7 +30,7 @@ export function programmeVideo(channel: ChannelRow, p: ProgrammeRow): Video {
     endTime: new Date(p.stop).toISOString(),
     runtime: `${Math.max(1, Math.round((p.stop - p.start) / MINUTE))} min`,
     title: channel.name,
-    ...programmeVideoFields(p),
+    ...p.video,
   };
 }
 

@@ -87,8 +87,8 @@ export class Import implements LiveTvImport {
         'UPDATE guide_channels SET names = ?, icon = ?, url = ?, prio = ? WHERE id = ? AND (prio IS NULL OR prio > ?)',
       ),
       programme: db.prepare(`
-        INSERT INTO programmes (key_id, start, stop, prio, title, sub_title, description, icon, categories, season, episode, episode_label, air_date, flags, extra, video)
-        VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`),
+        INSERT INTO programmes (key_id, start, stop, prio, title, sub_title, episode_label, flags, video)
+        VALUES (?,?,?,?,?,?,?,?,?)`),
     };
   }
 

@@ -85,15 +85,32 @@ function clipList(items: readonly string[]): string[] {
 
 const HTTP = /^https?:\/\//i;
 
+/** What a programme shows, one language chosen and every text clipped: the input of its video fields. */
+export interface ProgrammeContent {
+  readonly title: string;
+  readonly subTitle?: string | undefined;
+  readonly description?: string | undefined;
+  readonly icon?: string | undefined;
+  readonly categories: readonly string[];
+  readonly season?: number | undefined;
+  readonly episode?: number | undefined;
+  /** XMLTV `<date>`: only its year is shown. */
+  readonly date?: string | undefined;
+  readonly ratings: ReadonlyArray<{ readonly system?: string; readonly value: string }>;
+  readonly starRating?: string | undefined;
+  readonly directors: readonly string[];
+  readonly actors: readonly string[];
+}
+
 /**
  * The fields of a programme's guide video that come from the programme alone: everything but
  * `id`, `released`, `startTime`, `endTime` and `runtime`, which follow from the channel and the
  * times. The sub-title joins the title (`Title — Sub`): the grid shows only the title, and an
  * episode's name is what tells two airings apart. An untitled programme shows its sub-title;
  * with neither, `title` is left out and the reader uses the channel's name.
- * @example programmeVideoFields(row).title // 'News — Evening edition'
+ * @example programmeVideoFields({ title: 'News', subTitle: 'Late', categories: [], ratings: [], directors: [], actors: [] }).title // 'News — Late'
  */
-export function programmeVideoFields(p: ProgrammeRow): Partial<Video> {
+export function programmeVideoFields(p: ProgrammeContent): Partial<Video> {
   const fields: Partial<Video> = {};
   const title = p.title !== '' ? p.title : p.subTitle;
   if (title !== undefined && title !== '') {
@@ -119,19 +136,20 @@ export function programmeVideoFields(p: ProgrammeRow): Partial<Video> {
 }
 
 /**
- * The `video` column: `programmeVideoFields` as JSON members, each with its leading comma
- * (`,"title":"News","genres":["News"]`; empty when there are none), UTF-8. Guide pages splice
- * it after the members computed per request, so a page is written without building objects.
+ * The `video` column: a programme's video fields as JSON members, each with its leading comma
+ * (`,"title":"News","genres":["News"]`; empty when there are none), UTF-8. It is the only copy
+ * of what a programme shows: guide pages splice it after the members computed per request, and
+ * other reads parse it (`programmeFromRaw`).
  */
-export function videoTail(p: ProgrammeRow): Buffer {
-  const json = JSON.stringify(programmeVideoFields(p));
+export function videoTail(content: ProgrammeContent): Buffer {
+  const json = JSON.stringify(programmeVideoFields(content));
   return Buffer.from(json.length === 2 ? '' : `,${json.slice(1, -1)}`);
 }
 
 /** The start of a tail that carries a title; a tail without it gets the channel's name. */
 export const TITLED_TAIL = Buffer.from(',"title":');
 
-/** Bound parameters of the programme insert, in column order (the last is the `video` tail). */
+/** Bound parameters of the programme insert, in column order. */
 export function programmeParams(
   p: Programme,
   keyId: number,
@@ -140,42 +158,39 @@ export function programmeParams(
   priority: number,
   languages: readonly string[],
 ): unknown[] {
-  const categories = pickCategories(p.categories, languages);
-  const ratings = p.ratings
-    .slice(0, LIMITS.items)
-    .map((r) =>
-      r.system === undefined
-        ? { value: clip(r.value, LIMITS.item) }
-        : { system: clip(r.system, LIMITS.item), value: clip(r.value, LIMITS.item) },
-    );
-  const extra: Record<string, unknown> = {};
-  if (ratings.length > 0) extra.ratings = ratings;
-  if (p.starRating !== undefined) extra.starRating = clip(p.starRating, LIMITS.item);
-  if (p.directors.length > 0) extra.directors = clipList(p.directors);
-  if (p.actors.length > 0) extra.actors = clipList(p.actors);
-  const row: unknown[] = [
+  const title = clip(pickText(p.titles, languages) ?? '', LIMITS.title);
+  const subTitle = clipOptional(pickText(p.subTitles, languages), LIMITS.title) ?? undefined;
+  const content: ProgrammeContent = {
+    title,
+    subTitle,
+    description: clipOptional(pickText(p.descriptions, languages), LIMITS.description) ?? undefined,
+    icon: clipOptional(p.icon, LIMITS.url) ?? undefined,
+    categories: pickCategories(p.categories, languages),
+    season: Number.isSafeInteger(p.season) ? p.season : undefined,
+    episode: Number.isSafeInteger(p.episode) ? p.episode : undefined,
+    date: clipOptional(p.date, LIMITS.item) ?? undefined,
+    ratings: p.ratings
+      .slice(0, LIMITS.items)
+      .map((r) =>
+        r.system === undefined
+          ? { value: clip(r.value, LIMITS.item) }
+          : { system: clip(r.system, LIMITS.item), value: clip(r.value, LIMITS.item) },
+      ),
+    starRating: p.starRating === undefined ? undefined : clip(p.starRating, LIMITS.item),
+    directors: clipList(p.directors),
+    actors: clipList(p.actors),
+  };
+  return [
     keyId,
     start,
     stop,
     priority,
-    clip(pickText(p.titles, languages) ?? '', LIMITS.title),
-    clipOptional(pickText(p.subTitles, languages), LIMITS.title),
-    clipOptional(pickText(p.descriptions, languages), LIMITS.description),
-    clipOptional(p.icon, LIMITS.url),
-    categories.length > 0 ? JSON.stringify(categories) : null,
-    Number.isSafeInteger(p.season) ? p.season : null,
-    Number.isSafeInteger(p.episode) ? p.episode : null,
+    title,
+    subTitle ?? null,
     clipOptional(p.episodeOnScreen, LIMITS.item),
-    clipOptional(p.date, LIMITS.item),
     (p.previouslyShown ? FLAG_PREVIOUSLY_SHOWN : 0) | (p.isNew ? FLAG_NEW : 0),
-    ratings.length + (p.starRating === undefined ? 0 : 1) + p.directors.length + p.actors.length > 0
-      ? JSON.stringify(extra)
-      : null,
+    videoTail(content),
   ];
-  // The tail is rendered from the row exactly as a reader would see it, so both paths agree.
-  // (PROGRAMME_SELECT's layout is this one without the priority.)
-  row.push(videoTail(programmeFromRaw([keyId, start, stop, ...row.slice(4)])));
-  return row;
 }
 
 /**
@@ -184,45 +199,29 @@ export function programmeParams(
  * times cheaper than better-sqlite3 materialising every column of thousands of rows.
  */
 export const PROGRAMME_JSON =
-  'json_array(p.key_id, p.start, p.stop, p.title, p.sub_title, p.description, p.icon, json(p.categories), p.season, p.episode, p.episode_label, p.air_date, p.flags, json(p.extra))';
+  'json_array(p.key_id, p.start, p.stop, p.title, p.sub_title, p.episode_label, p.flags, CAST(p.video AS TEXT))';
 
-/** The same layout as a plain SELECT list (categories and extra stay JSON text). */
-export const PROGRAMME_SELECT =
-  'p.key_id, p.start, p.stop, p.title, p.sub_title, p.description, p.icon, p.categories, p.season, p.episode, p.episode_label, p.air_date, p.flags, p.extra';
+/** The same layout as a plain SELECT list (`video` comes as a Buffer). */
+export const PROGRAMME_SELECT = 'p.key_id, p.start, p.stop, p.title, p.sub_title, p.episode_label, p.flags, p.video';
 
-const EMPTY: readonly never[] = Object.freeze([]);
-
-interface Extra {
-  ratings?: ProgrammeRow['ratings'];
-  starRating?: string;
-  directors?: string[];
-  actors?: string[];
+/** The video fields of a `video` tail (a Buffer, or its text from PROGRAMME_JSON). */
+function parseTail(tail: unknown): Partial<Video> {
+  const text = typeof tail === 'string' ? tail : String(tail ?? '');
+  return text === '' ? {} : (JSON.parse(`{${text.slice(1)}}`) as Partial<Video>);
 }
 
-const parsed = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
-
-/** A programme from a PROGRAMME_SELECT row, a parsed PROGRAMME_JSON array or insert parameters (every property set: one object shape). */
+/** A programme from a PROGRAMME_SELECT row or a parsed PROGRAMME_JSON array (every property set: one object shape). */
 export function programmeFromRaw(r: readonly unknown[]): ProgrammeRow {
-  const extra = r[13] === null ? undefined : parsed<Extra>(r[13]);
-  const flags = r[12] as number;
+  const flags = r[6] as number;
   return {
     start: r[1] as number,
     stop: r[2] as number,
     title: r[3] as string,
     subTitle: (r[4] as string | null) ?? undefined,
-    description: (r[5] as string | null) ?? undefined,
-    icon: (r[6] as string | null) ?? undefined,
-    categories: r[7] === null ? EMPTY : parsed<string[]>(r[7]),
-    season: (r[8] as number | null) ?? undefined,
-    episode: (r[9] as number | null) ?? undefined,
-    episodeOnScreen: (r[10] as string | null) ?? undefined,
-    date: (r[11] as string | null) ?? undefined,
-    ratings: extra?.ratings ?? EMPTY,
-    starRating: extra?.starRating,
-    directors: extra?.directors ?? EMPTY,
-    actors: extra?.actors ?? EMPTY,
+    episodeOnScreen: (r[5] as string | null) ?? undefined,
     previouslyShown: (flags & FLAG_PREVIOUSLY_SHOWN) !== 0,
     isNew: (flags & FLAG_NEW) !== 0,
+    video: parseTail(r[7]),
   };
 }
 

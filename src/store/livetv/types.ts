@@ -3,6 +3,7 @@
  * live-TV backend computes from the source records (ids, order, guide matching); programmes and
  * guide channels are the source records themselves.
  */
+import type { Video } from '../../protocol/index.js';
 import type { LangText } from '../../sources/records.js';
 
 /** One playable stream of a channel (one playlist entry). */
@@ -137,25 +138,20 @@ export interface GuideChannelRow {
   readonly url?: string;
 }
 
-/** A programme as served: one language already chosen for its texts. */
+/**
+ * A programme as served: one language already chosen for its texts. What it shows is `video`,
+ * the fields of its guide video (title, overview, thumbnail, genres, cast, ratings…), stored
+ * rendered at import; `title` and `subTitle` are the guide's own, kept for reports and tests.
+ */
 export interface ProgrammeRow {
   readonly start: number;
   readonly stop: number;
   readonly title: string;
   readonly subTitle?: string;
-  readonly description?: string;
-  readonly icon?: string;
-  readonly categories: readonly string[];
-  readonly season?: number;
-  readonly episode?: number;
   readonly episodeOnScreen?: string;
-  readonly date?: string;
-  readonly ratings: ReadonlyArray<{ readonly system?: string; readonly value: string }>;
-  readonly starRating?: string;
-  readonly directors: readonly string[];
-  readonly actors: readonly string[];
   readonly previouslyShown: boolean;
   readonly isNew: boolean;
+  readonly video: Partial<Video>;
 }
 
 export interface GroupRow {

@@ -1,4 +1,4 @@
-import { PROGRAMME_SELECT, programmeFromRaw, videoTail } from '../livetv/rows.js';
+import { type ProgrammeContent, videoTail } from '../livetv/rows.js';
 import type { Migration } from './migration.js';
 
 /**
@@ -87,16 +87,61 @@ export const liveTvMigrations: readonly Migration[] = [
     },
   },
   {
-    // Guide pages splice each programme's pre-rendered video fields (`video`, see rows.ts
-    // videoTail) instead of building and validating thousands of objects per request. Rows
-    // already stored get theirs rendered here, by the same function imports use.
+    // What a programme shows is stored once, rendered as its video fields (`video`, see
+    // rows.ts videoTail): guide pages splice it instead of building and validating thousands of
+    // objects per request. Stored rows get theirs from their old columns, which then go.
     name: 'livetv-002-programme-video',
     up(db) {
-      db.exec("ALTER TABLE programmes ADD COLUMN video BLOB NOT NULL DEFAULT x''");
-      db.function('marquee_video_tail', { varargs: true, deterministic: true }, (...raw: unknown[]) =>
-        videoTail(programmeFromRaw(raw)),
+      db.function('marquee_legacy_video', { varargs: true, deterministic: true }, (...raw: unknown[]) =>
+        videoTail(legacyContent(raw)),
       );
-      db.exec(`UPDATE programmes AS p SET video = marquee_video_tail(${PROGRAMME_SELECT})`);
+      db.exec(`
+        CREATE TABLE programmes_v2 (
+          key_id INTEGER NOT NULL,
+          start INTEGER NOT NULL,      -- epoch ms, UTC
+          stop INTEGER NOT NULL,
+          prio INTEGER NOT NULL,       -- source priority, lower wins
+          title TEXT NOT NULL,         -- the guide's title and sub-title, as given
+          sub_title TEXT,
+          episode_label TEXT,
+          flags INTEGER NOT NULL,      -- 1 previously shown, 2 new
+          video BLOB NOT NULL          -- the video fields as JSON members: ,"title":"…","overview":"…"
+        );
+        INSERT INTO programmes_v2 (key_id, start, stop, prio, title, sub_title, episode_label, flags, video)
+          SELECT key_id, start, stop, prio, title, sub_title, episode_label, flags,
+            marquee_legacy_video(title, sub_title, description, icon, categories, season, episode, air_date, extra)
+          FROM programmes ORDER BY key_id, start;
+        DROP TABLE programmes;
+        ALTER TABLE programmes_v2 RENAME TO programmes;
+        ${PROGRAMMES_INDEX_SQL};
+      `);
     },
   },
 ];
+
+/** A programme's content from the columns of livetv-001 (frozen with that schema). */
+function legacyContent(r: readonly unknown[]): ProgrammeContent {
+  const json = <T>(value: unknown, empty: T): T => (typeof value === 'string' ? (JSON.parse(value) as T) : empty);
+  const extra = json<{
+    ratings?: ProgrammeContent['ratings'];
+    starRating?: string;
+    directors?: string[];
+    actors?: string[];
+  }>(r[8], {});
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  const integer = (value: unknown) => (typeof value === 'number' ? value : undefined);
+  return {
+    title: text(r[0]) ?? '',
+    subTitle: text(r[1]),
+    description: text(r[2]),
+    icon: text(r[3]),
+    categories: json<string[]>(r[4], []),
+    season: integer(r[5]),
+    episode: integer(r[6]),
+    date: text(r[7]),
+    ratings: extra.ratings ?? [],
+    starRating: extra.starRating,
+    directors: extra.directors ?? [],
+    actors: extra.actors ?? [],
+  };
+}
