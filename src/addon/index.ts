@@ -4,6 +4,7 @@ export { type Addon, type AddonOptions, createAddon } from './create-addon.js';
 export { readCatalogExtra } from './extra.js';
 export { guideDayWindow, overlapsGuideDay, page, programmeId } from './paging.js';
 export {
+  allocRawJsonList,
   isRawJsonList,
   parseRawJson,
   parseRawJsonList,

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { isMarqueeError } from '../errors.js';
 import { createAddon } from './create-addon.js';
-import { isRawJsonList, rawJsonList, serializeBody } from './raw-json.js';
+import { allocRawJsonList, isRawJsonList, rawJsonList, serializeBody } from './raw-json.js';
 import type { AddonRequest } from './types.js';
 
 const manifest = {
@@ -73,6 +73,19 @@ describe('raw JSON lists', () => {
     const error = await failure(() => addonAnswering(metas(101), { validateRawJson: false }).handle(request(true)));
     expect(isMarqueeError(error, 'INVALID_RESPONSE')).toBe(true);
     expect(error.message).toContain('101 items');
+  });
+
+  it('wraps a list written into its own allocation in place, without copying it', () => {
+    const list = allocRawJsonList(9);
+    list.bytes.write('[{"a":1}]');
+    const body = serializeBody({ metas: list.done(1) });
+    expect(body.toString()).toBe('{"metas":[{"a":1}]}');
+    expect(body.buffer).toBe(list.bytes.buffer);
+    // With other members it is copied like any list.
+    expect(JSON.parse(serializeBody({ metas: list.done(1), more: 1 }).toString())).toEqual({
+      metas: [{ a: 1 }],
+      more: 1,
+    });
   });
 
   it('serializes plain bodies as JSON.stringify does and splices raw lists in place', () => {

@@ -13,6 +13,8 @@ export interface RawJsonList {
   readonly [RAW]: true;
   readonly bytes: Uint8Array;
   readonly count: number;
+  /** Set by `allocRawJsonList`: the allocation around `bytes`, which has room for the answer's wrapper. */
+  readonly frame?: Buffer;
 }
 
 /**
@@ -21,6 +23,33 @@ export interface RawJsonList {
  */
 export function rawJsonList(bytes: Uint8Array, count: number): RawJsonList {
   return { [RAW]: true, bytes, count };
+}
+
+/** Bytes kept before a list from `allocRawJsonList`: `{"metasDetailed":` and any other wrapper key fit. */
+const HEAD_ROOM = 32;
+
+/**
+ * A list of `size` bytes to write into, with room around it: when the list is the whole answer,
+ * the server wraps it in place instead of copying it (a guide page is about 1 MB).
+ * @example const list = allocRawJsonList(2); list.bytes.write('[]'); return { metas: list.done(0) };
+ */
+export function allocRawJsonList(size: number): { readonly bytes: Buffer; done(count: number): RawJsonList } {
+  const frame = Buffer.allocUnsafeSlow(HEAD_ROOM + size + 1); // never a slice of the shared pool
+  const bytes = frame.subarray(HEAD_ROOM, HEAD_ROOM + size);
+  return { bytes, done: (count) => ({ [RAW]: true, bytes, count, frame }) };
+}
+
+/** `{"key":` + the list + `}` written around the list inside its frame, or undefined when it has none. */
+function wrapInPlace(key: string, list: RawJsonList): Buffer | undefined {
+  const frame = list.frame;
+  if (frame === undefined) return undefined;
+  const head = Buffer.from(`{${JSON.stringify(key)}:`);
+  const start = list.bytes.byteOffset - frame.byteOffset;
+  const end = start + list.bytes.byteLength;
+  if (head.length > start || end + 1 > frame.length) return undefined;
+  frame.set(head, start - head.length);
+  frame[end] = 0x7d; // }
+  return frame.subarray(start - head.length, end + 1);
 }
 
 export function isRawJsonList(value: unknown): value is RawJsonList {
@@ -55,6 +84,10 @@ export function parseRawJson(body: Record<string, unknown>): Record<string, unkn
 export function serializeBody(body: Record<string, unknown>): Buffer {
   const keys = Object.keys(body);
   if (!keys.some((k) => isRawJsonList(body[k]))) return Buffer.from(JSON.stringify(body));
+  if (keys.length === 1) {
+    const wrapped = wrapInPlace(keys[0]!, body[keys[0]!] as RawJsonList);
+    if (wrapped !== undefined) return wrapped;
+  }
   const parts: Uint8Array[] = [];
   let first = true;
   for (const key of keys) {

@@ -5,7 +5,7 @@
  * 4,800 programmes) costs no object per programme and no validation per request. The object path
  * (`programmeVideo`) gives the same videos; guide-json.test.ts holds them equal.
  */
-import { type RawJsonList, rawJsonList } from '../addon/index.js';
+import { allocRawJsonList, type RawJsonList } from '../addon/index.js';
 import type { ChannelRow, GuideDayRawChannel } from '../store/index.js';
 import { TITLED_TAIL } from '../store/index.js';
 import { channelMeta } from './metas.js';
@@ -23,67 +23,84 @@ const startPieces = new Map<number, Buffer>();
 const stopPieces = new Map<number, Buffer>();
 const runtimePieces = new Map<number, Buffer>();
 
-function cached(map: Map<number, Buffer>, key: number, make: (key: number) => string): Buffer {
-  let piece = map.get(key);
-  if (piece === undefined) {
-    if (map.size >= MAX_PIECES) map.clear();
-    piece = Buffer.from(make(key));
-    map.set(key, piece);
-  }
+function remember(map: Map<number, Buffer>, key: number, text: string): Buffer {
+  if (map.size >= MAX_PIECES) map.clear();
+  const piece = Buffer.from(text);
+  map.set(key, piece);
   return piece;
 }
 
 /** `{start ISO}","released":"…","startTime":"…","endTime":"`: the id's end and three members. */
-const startPiece = (ms: number) =>
-  cached(startPieces, ms, (t) => {
-    const iso = new Date(t).toISOString();
-    return `${iso}","released":"${iso}","startTime":"${iso}","endTime":"`;
-  });
-const stopPiece = (ms: number) => cached(stopPieces, ms, (t) => new Date(t).toISOString());
-const runtimePiece = (ms: number) =>
-  cached(runtimePieces, ms, (d) => `","runtime":"${Math.max(1, Math.round(d / MINUTE))} min"`);
-
-/** One channel's entries, decoded: parallel arrays, in start order. */
-interface Entries {
-  readonly starts: number[];
-  readonly stops: number[];
-  readonly offsets: number[];
-  readonly lengths: number[];
+function startPiece(ms: number): Buffer {
+  const piece = startPieces.get(ms);
+  if (piece !== undefined) return piece;
+  const iso = new Date(ms).toISOString();
+  return remember(startPieces, ms, `${iso}","released":"${iso}","startTime":"${iso}","endTime":"`);
 }
 
-/** Reads the store's `{start},{stop},{n},{video}` entries (see GuideDayRawChannel). */
-function decode(bytes: Buffer): Entries {
-  const starts: number[] = [];
-  const stops: number[] = [];
-  const offsets: number[] = [];
-  const lengths: number[] = [];
-  let ordered = true;
+function stopPiece(ms: number): Buffer {
+  return stopPieces.get(ms) ?? remember(stopPieces, ms, new Date(ms).toISOString());
+}
+
+function runtimePiece(ms: number): Buffer {
+  return (
+    runtimePieces.get(ms) ?? remember(runtimePieces, ms, `","runtime":"${Math.max(1, Math.round(ms / MINUTE))} min"`)
+  );
+}
+
+/**
+ * Decoded entries of the page being written, four numbers each (start, stop, offset and length
+ * of the video tail): one array reused by every page, since a page is written in one
+ * synchronous call. Allocating per page is what made the garbage collector stall guide pages.
+ */
+const FIELDS = 4;
+let scratch = new Float64Array(256 * FIELDS);
+
+/** Room for `entries` entries, keeping those already decoded (it grows to the largest page seen). */
+function ensureScratch(entries: number): void {
+  if (scratch.length >= entries * FIELDS) return;
+  const grown = new Float64Array(Math.max(entries, (scratch.length / FIELDS) * 2) * FIELDS);
+  grown.set(scratch);
+  scratch = grown;
+}
+
+/**
+ * Decodes the store's `{start},{stop},{n},{video}` entries (see GuideDayRawChannel) into
+ * `scratch` from entry `first` on, in start order; returns how many there were.
+ */
+function decode(bytes: Buffer, first: number): number {
   let p = 0;
-  /** The decimal number at p, up to its comma (skipped). */
-  const number = (): number => {
-    let n = 0;
-    for (let c = bytes[p++]!; c !== COMMA; c = bytes[p++]!) n = n * 10 + c - 48;
-    return n;
-  };
+  let n = 0;
+  let ordered = true;
   while (p < bytes.length) {
-    const start = number();
-    const stop = number();
-    const length = number();
-    if (starts.length > 0 && start < starts[starts.length - 1]!) ordered = false;
-    starts.push(start);
-    stops.push(stop);
-    offsets.push(p);
-    lengths.push(length);
-    p += length;
+    ensureScratch(first + n + 1);
+    const at = (first + n) * FIELDS;
+    for (let f = 0; f < 3; f++) {
+      let value = 0;
+      for (let c = bytes[p++]!; c !== COMMA; c = bytes[p++]!) value = value * 10 + c - 48;
+      scratch[at + (f === 2 ? 3 : f)] = value;
+    }
+    scratch[at + 2] = p;
+    p += scratch[at + 3]!;
+    if (n > 0 && scratch[at]! < scratch[at - FIELDS]!) ordered = false;
+    n++;
   }
-  if (ordered) return { starts, stops, offsets, lengths };
-  const order = starts.map((_, i) => i).sort((a, b) => starts[a]! - starts[b]!);
-  return {
-    starts: order.map((i) => starts[i]!),
-    stops: order.map((i) => stops[i]!),
-    offsets: order.map((i) => offsets[i]!),
-    lengths: order.map((i) => lengths[i]!),
-  };
+  if (!ordered) sortEntries(first, n);
+  return n;
+}
+
+/** Insertion sort by start of entries [first, first + n) of `scratch` (a guide out of order: rare and short). */
+function sortEntries(first: number, n: number): void {
+  const entry = new Float64Array(FIELDS);
+  for (let i = first + 1; i < first + n; i++) {
+    entry.set(scratch.subarray(i * FIELDS, i * FIELDS + FIELDS));
+    let j = i - 1;
+    while (j >= first && scratch[j * FIELDS]! > entry[0]!) {
+      scratch.copyWithin((j + 1) * FIELDS, j * FIELDS, j * FIELDS + FIELDS);
+      j--;
+    }
+    scratch.set(entry, (j + 1) * FIELDS);
+  }
 }
 
 function titled(bytes: Buffer, offset: number, length: number): boolean {
@@ -105,7 +122,9 @@ interface ChannelPlan {
   readonly videos?: Buffer;
   readonly entries?: {
     readonly bytes: Buffer;
-    readonly list: Entries;
+    /** Entries [first, first + count) of `scratch`. */
+    readonly first: number;
+    readonly count: number;
     readonly idPrefix: Buffer;
     readonly title: Buffer;
   };
@@ -123,6 +142,7 @@ export function guidePageJson(
   placeholders: Placeholders,
 ): RawJsonList {
   const plans: ChannelPlan[] = [];
+  let decoded = 0;
   let size = 2 + Math.max(0, rows.length - 1); // [ ] and the commas between metas
   for (const { channel, entries } of rows) {
     const head = metaHead(channel);
@@ -135,21 +155,24 @@ export function guidePageJson(
       plans.push({ head, videos });
       continue;
     }
-    const list = decode(entries);
+    const first = decoded;
+    const count = decode(entries, first);
+    decoded += count;
     const idPrefix = Buffer.from(`{"id":${JSON.stringify(`${channel.id}:epg:`).slice(0, -1)}`);
     const title = Buffer.from(`,"title":${JSON.stringify(channel.name)}`);
-    size += 2 + list.starts.length - 1; // [ ] and the commas between videos
-    for (let i = 0; i < list.starts.length; i++) {
-      const start = list.starts[i]!;
-      const stop = list.stops[i]!;
+    size += 2 + count - 1; // [ ] and the commas between videos
+    for (let at = first * FIELDS; at < (first + count) * FIELDS; at += FIELDS) {
+      const start = scratch[at]!;
+      const stop = scratch[at + 1]!;
       size += idPrefix.length + startPiece(start).length + stopPiece(stop).length;
-      size += runtimePiece(stop - start).length + list.lengths[i]! + 1; // and the video's closing brace
-      if (!titled(entries, list.offsets[i]!, list.lengths[i]!)) size += title.length;
+      size += runtimePiece(stop - start).length + scratch[at + 3]! + 1; // and the video's closing brace
+      if (!titled(entries, scratch[at + 2]!, scratch[at + 3]!)) size += title.length;
     }
-    plans.push({ head, entries: { bytes: entries, list, idPrefix, title } });
+    plans.push({ head, entries: { bytes: entries, first, count, idPrefix, title } });
   }
 
-  const out = Buffer.allocUnsafe(size);
+  const list = allocRawJsonList(size);
+  const out = list.bytes;
   let pos = 0;
   const put = (piece: Uint8Array) => {
     out.set(piece, pos);
@@ -161,20 +184,22 @@ export function guidePageJson(
     put(plan.head);
     if (plan.entries === undefined) put(plan.videos!);
     else {
-      const { bytes, list, idPrefix, title } = plan.entries;
+      const { bytes, first, count, idPrefix, title } = plan.entries;
       out[pos++] = 0x5b;
-      for (let i = 0; i < list.starts.length; i++) {
-        const start = list.starts[i]!;
-        const stop = list.stops[i]!;
-        const offset = list.offsets[i]!;
-        const length = list.lengths[i]!;
-        if (i > 0) out[pos++] = COMMA;
+      for (let at = first * FIELDS; at < (first + count) * FIELDS; at += FIELDS) {
+        const start = scratch[at]!;
+        const stop = scratch[at + 1]!;
+        const offset = scratch[at + 2]!;
+        const length = scratch[at + 3]!;
+        if (at > first * FIELDS) out[pos++] = COMMA;
         put(idPrefix);
         put(startPiece(start));
         put(stopPiece(stop));
         put(runtimePiece(stop - start));
         if (!titled(bytes, offset, length)) put(title);
-        put(bytes.subarray(offset, offset + length));
+        // Most tails are short: a byte loop copies them without a view object per programme.
+        if (length < 512) for (let i = offset; i < offset + length; i++) out[pos++] = bytes[i]!;
+        else put(bytes.subarray(offset, offset + length));
         out[pos++] = 0x7d; // }
       }
       out[pos++] = 0x5d;
@@ -183,5 +208,5 @@ export function guidePageJson(
   });
   out[pos++] = 0x5d;
   if (pos !== size) throw new Error(`guide page size mismatch: wrote ${pos} of ${size} bytes`);
-  return rawJsonList(out, rows.length);
+  return list.done(rows.length);
 }
