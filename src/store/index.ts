@@ -16,7 +16,7 @@ export {
 } from './library/types.js';
 export type { LiveTvImport } from './livetv/import.js';
 export { parseUtcDay } from './livetv/read.js';
-export { normalizeName, programmeVideoFields, TITLED_TAIL } from './livetv/rows.js';
+export { normalizeName, TITLED_TAIL } from './livetv/rows.js';
 export type {
   ChannelInput,
   ChannelQuery,

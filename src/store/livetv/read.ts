@@ -86,7 +86,7 @@ export const GUIDE_PROGRAMMES_SQL = `SELECT g.id, json_group_array(${PROGRAMME_J
  * `{start},{stop},{byte length of video},{video}` (see GuideDayRawChannel). The index scan gives
  * start order; readers check it rather than pay for an ORDER BY per channel.
  */
-export const GUIDE_VIDEOS_SQL = `SELECT g.id, CAST(group_concat(p.start || ',' || p.stop || ',' || length(p.video) || ',' || p.video, '') AS BLOB)
+export const GUIDE_VIDEOS_SQL = `SELECT g.id, CAST(group_concat(p.start || ',' || p.stop || ',' || octet_length(p.video) || ',' || p.video, '') AS BLOB)
   ${OVERLAPPING} WHERE g.id IN (SELECT value FROM json_each(@keys)) GROUP BY g.id`;
 
 /** Programmes of channel @channel overlapping [@from, @to]. */

@@ -102,48 +102,46 @@ export interface ProgrammeContent {
   readonly actors: readonly string[];
 }
 
+const json = JSON.stringify;
+
 /**
- * The fields of a programme's guide video that come from the programme alone: everything but
- * `id`, `released`, `startTime`, `endTime` and `runtime`, which follow from the channel and the
- * times. The sub-title joins the title (`Title — Sub`): the grid shows only the title, and an
+ * The `video` column: the fields of a programme's guide video that come from the programme
+ * alone, as JSON members each with its leading comma (`,"title":"News — Late","genres":["News"]`;
+ * empty when there are none). Everything else (`id`, `released`, `startTime`, `endTime`,
+ * `runtime`) follows from the channel and the times and is added when read. It is the only copy
+ * of what a programme shows: guide pages splice it in as bytes, other reads parse it
+ * (`programmeFromRaw`). Written as text directly: an import renders hundreds of thousands.
+ *
+ * The sub-title joins the title (`Title — Sub`): the grid shows only the title, and an
  * episode's name is what tells two airings apart. An untitled programme shows its sub-title;
- * with neither, `title` is left out and the reader uses the channel's name.
- * @example programmeVideoFields({ title: 'News', subTitle: 'Late', categories: [], ratings: [], directors: [], actors: [] }).title // 'News — Late'
+ * with neither, `title` is left out and the reader uses the channel's name. `thumbnail` is kept
+ * only for an absolute http(s) URL, `releaseInfo` is the year of the date, a star rating is a
+ * rating of system `stars`.
+ * @example videoTail({ title: 'News', subTitle: 'Late', categories: ['News'], ratings: [], directors: [], actors: [] }) // ',"title":"News — Late","genres":["News"]'
  */
-export function programmeVideoFields(p: ProgrammeContent): Partial<Video> {
-  const fields: Partial<Video> = {};
+export function videoTail(p: ProgrammeContent): string {
+  let tail = '';
   const title = p.title !== '' ? p.title : p.subTitle;
   if (title !== undefined && title !== '') {
-    fields.title = p.subTitle !== undefined && p.subTitle !== title ? `${title} — ${p.subTitle}` : title;
+    tail += `,"title":${json(p.subTitle !== undefined && p.subTitle !== title ? `${title} — ${p.subTitle}` : title)}`;
   }
-  if (p.description !== undefined) fields.overview = p.description;
-  if (p.icon !== undefined && HTTP.test(p.icon) && isAbsoluteUrl(p.icon)) fields.thumbnail = p.icon;
+  if (p.description !== undefined) tail += `,"overview":${json(p.description)}`;
+  if (p.icon !== undefined && HTTP.test(p.icon) && isAbsoluteUrl(p.icon)) tail += `,"thumbnail":${json(p.icon)}`;
   const year = p.date === undefined ? undefined : /^\d{4}/.exec(p.date)?.[0];
-  if (year !== undefined) fields.releaseInfo = year;
-  if (p.season !== undefined) fields.season = p.season;
-  if (p.episode !== undefined) fields.episode = p.episode;
-  if (p.categories.length > 0) fields.genres = [...p.categories];
-  if (p.actors.length > 0) fields.cast = [...p.actors];
-  if (p.directors.length > 0) fields.directors = [...p.directors];
+  if (year !== undefined) tail += `,"releaseInfo":"${year}"`;
+  if (p.season !== undefined) tail += `,"season":${p.season}`;
+  if (p.episode !== undefined) tail += `,"episode":${p.episode}`;
+  if (p.categories.length > 0) tail += `,"genres":${json(p.categories)}`;
+  if (p.actors.length > 0) tail += `,"cast":${json(p.actors)}`;
+  if (p.directors.length > 0) tail += `,"directors":${json(p.directors)}`;
   if (p.ratings.length > 0 || p.starRating !== undefined) {
     const ratings = p.ratings.map((r) =>
       r.system === undefined ? { value: r.value } : { system: r.system, value: r.value },
     );
     if (p.starRating !== undefined) ratings.push({ system: 'stars', value: p.starRating });
-    fields.ratings = ratings;
+    tail += `,"ratings":${json(ratings)}`;
   }
-  return fields;
-}
-
-/**
- * The `video` column: a programme's video fields as JSON members, each with its leading comma
- * (`,"title":"News","genres":["News"]`; empty when there are none), UTF-8. It is the only copy
- * of what a programme shows: guide pages splice it after the members computed per request, and
- * other reads parse it (`programmeFromRaw`).
- */
-export function videoTail(content: ProgrammeContent): Buffer {
-  const json = JSON.stringify(programmeVideoFields(content));
-  return Buffer.from(json.length === 2 ? '' : `,${json.slice(1, -1)}`);
+  return tail;
 }
 
 /** The start of a tail that carries a title; a tail without it gets the channel's name. */
@@ -199,12 +197,12 @@ export function programmeParams(
  * times cheaper than better-sqlite3 materialising every column of thousands of rows.
  */
 export const PROGRAMME_JSON =
-  'json_array(p.key_id, p.start, p.stop, p.title, p.sub_title, p.episode_label, p.flags, CAST(p.video AS TEXT))';
+  'json_array(p.key_id, p.start, p.stop, p.title, p.sub_title, p.episode_label, p.flags, p.video)';
 
-/** The same layout as a plain SELECT list (`video` comes as a Buffer). */
+/** The same layout as a plain SELECT list. */
 export const PROGRAMME_SELECT = 'p.key_id, p.start, p.stop, p.title, p.sub_title, p.episode_label, p.flags, p.video';
 
-/** The video fields of a `video` tail (a Buffer, or its text from PROGRAMME_JSON). */
+/** The video fields of a `video` tail. */
 function parseTail(tail: unknown): Partial<Video> {
   const text = typeof tail === 'string' ? tail : String(tail ?? '');
   return text === '' ? {} : (JSON.parse(`{${text.slice(1)}}`) as Partial<Video>);

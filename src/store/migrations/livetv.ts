@@ -105,7 +105,7 @@ export const liveTvMigrations: readonly Migration[] = [
           sub_title TEXT,
           episode_label TEXT,
           flags INTEGER NOT NULL,      -- 1 previously shown, 2 new
-          video BLOB NOT NULL          -- the video fields as JSON members: ,"title":"…","overview":"…"
+          video TEXT NOT NULL          -- the video fields as JSON members: ,"title":"…","overview":"…"
         );
         INSERT INTO programmes_v2 (key_id, start, stop, prio, title, sub_title, episode_label, flags, video)
           SELECT key_id, start, stop, prio, title, sub_title, episode_label, flags,
