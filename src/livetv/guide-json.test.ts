@@ -11,7 +11,7 @@ import { parseRawJsonList } from '../addon/index.js';
 import { validateResponse } from '../protocol/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { at, channel, programme, tempDir } from '../store/testing.js';
-import { guidePageJson } from './guide-json.js';
+import { createGuidePageWriter } from './guide-json.js';
 import { channelMeta } from './metas.js';
 import { placeholderVideos, programmeVideo, resolvePlaceholders } from './videos.js';
 
@@ -79,7 +79,7 @@ describe('guide page from raw entries', () => {
     ['without placeholders', resolvePlaceholders(undefined)],
     ['with placeholders', resolvePlaceholders({ enabled: true, blockMinutes: 120 })],
   ])('equals the object page and passes the protocol checks, %s', (_name, placeholders) => {
-    const raw = guidePageJson(store.guideDayRaw({ day: DAY }), FROM, TO, placeholders);
+    const raw = createGuidePageWriter(placeholders).write(store.guideDayRaw({ day: DAY }), FROM, TO);
     const items = parseRawJsonList(raw);
     expect(raw.count).toBe(4);
     expect(items).toEqual(objectPage(placeholders));
@@ -92,7 +92,7 @@ describe('guide page from raw entries', () => {
 
   it('writes each video with the channel id, the times, the fields and a title', () => {
     const items = parseRawJsonList(
-      guidePageJson(store.guideDayRaw({ day: DAY }), FROM, TO, resolvePlaceholders(undefined)),
+      createGuidePageWriter(resolvePlaceholders(undefined)).write(store.guideDayRaw({ day: DAY }), FROM, TO),
     ) as Array<{ id: string; videos: Array<Record<string, unknown>> }>;
     const [one, again, three, four] = items;
     expect(one!.videos.map((v) => v.title)).toEqual([
@@ -127,7 +127,11 @@ describe('guide page from raw entries', () => {
   });
 
   it('writes an empty page as an empty list', () => {
-    const raw = guidePageJson(store.guideDayRaw({ day: DAY, offset: 10 }), FROM, TO, resolvePlaceholders(undefined));
+    const raw = createGuidePageWriter(resolvePlaceholders(undefined)).write(
+      store.guideDayRaw({ day: DAY, offset: 10 }),
+      FROM,
+      TO,
+    );
     expect(Buffer.from(raw.bytes).toString()).toBe('[]');
     expect(raw.count).toBe(0);
   });

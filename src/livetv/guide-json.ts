@@ -15,92 +15,99 @@ const MINUTE = 60_000;
 const COMMA = 0x2c;
 
 /**
- * Time texts, shared by every page: programmes start on few distinct instants (the same
- * half-hours on every channel), so most lookups hit. Cleared when full, so memory stays bounded.
+ * Time texts of one writer, shared by its pages: programmes start on few distinct instants (the
+ * same half-hours on every channel), so most lookups hit. Cleared when full: memory stays bounded.
  */
 const MAX_PIECES = 20_000;
-const startPieces = new Map<number, Buffer>();
-const stopPieces = new Map<number, Buffer>();
-const runtimePieces = new Map<number, Buffer>();
 
-function remember(map: Map<number, Buffer>, key: number, text: string): Buffer {
-  if (map.size >= MAX_PIECES) map.clear();
-  const piece = Buffer.from(text);
-  map.set(key, piece);
-  return piece;
-}
-
-/** `{start ISO}","released":"…","startTime":"…","endTime":"`: the id's end and three members. */
-function startPiece(ms: number): Buffer {
-  const piece = startPieces.get(ms);
-  if (piece !== undefined) return piece;
-  const iso = new Date(ms).toISOString();
-  return remember(startPieces, ms, `${iso}","released":"${iso}","startTime":"${iso}","endTime":"`);
-}
-
-function stopPiece(ms: number): Buffer {
-  return stopPieces.get(ms) ?? remember(stopPieces, ms, new Date(ms).toISOString());
-}
-
-function runtimePiece(ms: number): Buffer {
-  return (
-    runtimePieces.get(ms) ?? remember(runtimePieces, ms, `","runtime":"${Math.max(1, Math.round(ms / MINUTE))} min"`)
-  );
+function createTimePieces() {
+  const starts = new Map<number, Buffer>();
+  const stops = new Map<number, Buffer>();
+  const runtimes = new Map<number, Buffer>();
+  const remember = (map: Map<number, Buffer>, key: number, text: string): Buffer => {
+    if (map.size >= MAX_PIECES) map.clear();
+    const piece = Buffer.from(text);
+    map.set(key, piece);
+    return piece;
+  };
+  return {
+    /** `{start ISO}","released":"…","startTime":"…","endTime":"`: the id's end and three members. */
+    start(ms: number): Buffer {
+      const piece = starts.get(ms);
+      if (piece !== undefined) return piece;
+      const iso = new Date(ms).toISOString();
+      return remember(starts, ms, `${iso}","released":"${iso}","startTime":"${iso}","endTime":"`);
+    },
+    stop(ms: number): Buffer {
+      return stops.get(ms) ?? remember(stops, ms, new Date(ms).toISOString());
+    },
+    runtime(ms: number): Buffer {
+      return runtimes.get(ms) ?? remember(runtimes, ms, `","runtime":"${Math.max(1, Math.round(ms / MINUTE))} min"`);
+    },
+  };
 }
 
 /**
  * Decoded entries of the page being written, four numbers each (start, stop, offset and length
- * of the video tail): one array reused by every page, since a page is written in one
- * synchronous call. Allocating per page is what made the garbage collector stall guide pages.
+ * of the video tail), in one array a writer reuses for every page: a page is written in one
+ * synchronous call, and allocating per page is what made the garbage collector stall guide pages.
  */
 const FIELDS = 4;
-let scratch = new Float64Array(256 * FIELDS);
 
-/** Room for `entries` entries, keeping those already decoded (it grows to the largest page seen). */
-function ensureScratch(entries: number): void {
-  if (scratch.length >= entries * FIELDS) return;
-  const grown = new Float64Array(Math.max(entries, (scratch.length / FIELDS) * 2) * FIELDS);
-  grown.set(scratch);
-  scratch = grown;
-}
+function createEntryTable() {
+  let table = new Float64Array(256 * FIELDS);
 
-/**
- * Decodes the store's `{start},{stop},{n},{video}` entries (see GuideDayRawChannel) into
- * `scratch` from entry `first` on, in start order; returns how many there were.
- */
-function decode(bytes: Buffer, first: number): number {
-  let p = 0;
-  let n = 0;
-  let ordered = true;
-  while (p < bytes.length) {
-    ensureScratch(first + n + 1);
-    const at = (first + n) * FIELDS;
-    for (let f = 0; f < 3; f++) {
-      let value = 0;
-      for (let c = bytes[p++]!; c !== COMMA; c = bytes[p++]!) value = value * 10 + c - 48;
-      scratch[at + (f === 2 ? 3 : f)] = value;
-    }
-    scratch[at + 2] = p;
-    p += scratch[at + 3]!;
-    if (n > 0 && scratch[at]! < scratch[at - FIELDS]!) ordered = false;
-    n++;
+  /** Room for `entries` entries, keeping those already decoded (it grows to the largest page seen). */
+  function ensure(entries: number): void {
+    if (table.length >= entries * FIELDS) return;
+    const grown = new Float64Array(Math.max(entries, (table.length / FIELDS) * 2) * FIELDS);
+    grown.set(table);
+    table = grown;
   }
-  if (!ordered) sortEntries(first, n);
-  return n;
-}
 
-/** Insertion sort by start of entries [first, first + n) of `scratch` (a guide out of order: rare and short). */
-function sortEntries(first: number, n: number): void {
-  const entry = new Float64Array(FIELDS);
-  for (let i = first + 1; i < first + n; i++) {
-    entry.set(scratch.subarray(i * FIELDS, i * FIELDS + FIELDS));
-    let j = i - 1;
-    while (j >= first && scratch[j * FIELDS]! > entry[0]!) {
-      scratch.copyWithin((j + 1) * FIELDS, j * FIELDS, j * FIELDS + FIELDS);
-      j--;
+  /** Insertion sort by start of entries [first, first + n) (a guide out of order: rare and short). */
+  function sort(first: number, n: number): void {
+    const entry = new Float64Array(FIELDS);
+    for (let i = first + 1; i < first + n; i++) {
+      entry.set(table.subarray(i * FIELDS, i * FIELDS + FIELDS));
+      let j = i - 1;
+      while (j >= first && table[j * FIELDS]! > entry[0]!) {
+        table.copyWithin((j + 1) * FIELDS, j * FIELDS, j * FIELDS + FIELDS);
+        j--;
+      }
+      table.set(entry, (j + 1) * FIELDS);
     }
-    scratch.set(entry, (j + 1) * FIELDS);
   }
+
+  return {
+    get table(): Float64Array {
+      return table;
+    },
+    /**
+     * Decodes the store's `{start},{stop},{n},{video}` entries (see GuideDayRawChannel) from
+     * entry `first` on, in start order; returns how many there were.
+     */
+    decode(bytes: Buffer, first: number): number {
+      let p = 0;
+      let n = 0;
+      let ordered = true;
+      while (p < bytes.length) {
+        ensure(first + n + 1);
+        const at = (first + n) * FIELDS;
+        for (let f = 0; f < 3; f++) {
+          let value = 0;
+          for (let c = bytes[p++]!; c !== COMMA; c = bytes[p++]!) value = value * 10 + c - 48;
+          table[at + (f === 2 ? 3 : f)] = value;
+        }
+        table[at + 2] = p;
+        p += table[at + 3]!;
+        if (n > 0 && table[at]! < table[at - FIELDS]!) ordered = false;
+        n++;
+      }
+      if (!ordered) sort(first, n);
+      return n;
+    },
+  };
 }
 
 function titled(bytes: Buffer, offset: number, length: number): boolean {
@@ -130,83 +137,91 @@ interface ChannelPlan {
   };
 }
 
-/**
- * The `metasDetailed` list of a guide day page: `rows` in order, each channel with its programmes
- * of the day, or placeholder blocks over [from, to] when it has none and they are enabled.
- * @example guidePageJson(store.guideDayRaw({ day: '2026-03-01' }), from, to, placeholders)
- */
-export function guidePageJson(
-  rows: readonly GuideDayRawChannel[],
-  from: number,
-  to: number,
-  placeholders: Placeholders,
-): RawJsonList {
-  const plans: ChannelPlan[] = [];
-  let decoded = 0;
-  let size = 2 + Math.max(0, rows.length - 1); // [ ] and the commas between metas
-  for (const { channel, entries } of rows) {
-    const head = metaHead(channel);
-    size += head.length + 1; // and the meta's closing brace
-    if (entries === undefined || entries.length === 0) {
-      const videos = Buffer.from(
-        JSON.stringify(placeholders.enabled ? placeholderVideos(channel, from, to, placeholders) : []),
-      );
-      size += videos.length;
-      plans.push({ head, videos });
-      continue;
-    }
-    const first = decoded;
-    const count = decode(entries, first);
-    decoded += count;
-    const idPrefix = Buffer.from(`{"id":${JSON.stringify(`${channel.id}:epg:`).slice(0, -1)}`);
-    const title = Buffer.from(`,"title":${JSON.stringify(channel.name)}`);
-    size += 2 + count - 1; // [ ] and the commas between videos
-    for (let at = first * FIELDS; at < (first + count) * FIELDS; at += FIELDS) {
-      const start = scratch[at]!;
-      const stop = scratch[at + 1]!;
-      size += idPrefix.length + startPiece(start).length + stopPiece(stop).length;
-      size += runtimePiece(stop - start).length + scratch[at + 3]! + 1; // and the video's closing brace
-      if (!titled(entries, scratch[at + 2]!, scratch[at + 3]!)) size += title.length;
-    }
-    plans.push({ head, entries: { bytes: entries, first, count, idPrefix, title } });
-  }
+/** Writes guide day pages; one per live-TV part (it keeps its time texts and entry table). */
+export interface GuidePageWriter {
+  /**
+   * The `metasDetailed` list of a guide day page: `rows` in order, each channel with its
+   * programmes of the day, or placeholder blocks over [from, to] when it has none and they are enabled.
+   */
+  write(rows: readonly GuideDayRawChannel[], from: number, to: number): RawJsonList;
+}
 
-  const list = allocRawJsonList(size);
-  const out = list.bytes;
-  let pos = 0;
-  const put = (piece: Uint8Array) => {
-    out.set(piece, pos);
-    pos += piece.length;
-  };
-  out[pos++] = 0x5b; // [
-  plans.forEach((plan, k) => {
-    if (k > 0) out[pos++] = COMMA;
-    put(plan.head);
-    if (plan.entries === undefined) put(plan.videos!);
-    else {
-      const { bytes, first, count, idPrefix, title } = plan.entries;
-      out[pos++] = 0x5b;
+/** @example createGuidePageWriter(placeholders).write(store.guideDayRaw({ day: '2026-03-01' }), from, to) */
+export function createGuidePageWriter(placeholders: Placeholders): GuidePageWriter {
+  const pieces = createTimePieces();
+  const entries = createEntryTable();
+  return { write };
+
+  function write(rows: readonly GuideDayRawChannel[], from: number, to: number): RawJsonList {
+    const plans: ChannelPlan[] = [];
+    let decoded = 0;
+    let size = 2 + Math.max(0, rows.length - 1); // [ ] and the commas between metas
+    for (const { channel, entries: raw } of rows) {
+      const head = metaHead(channel);
+      size += head.length + 1; // and the meta's closing brace
+      if (raw === undefined || raw.length === 0) {
+        const videos = Buffer.from(
+          JSON.stringify(placeholders.enabled ? placeholderVideos(channel, from, to, placeholders) : []),
+        );
+        size += videos.length;
+        plans.push({ head, videos });
+        continue;
+      }
+      const first = decoded;
+      const count = entries.decode(raw, first);
+      decoded += count;
+      const idPrefix = Buffer.from(`{"id":${JSON.stringify(`${channel.id}:epg:`).slice(0, -1)}`);
+      const title = Buffer.from(`,"title":${JSON.stringify(channel.name)}`);
+      const scratch = entries.table;
+      size += 2 + count - 1; // [ ] and the commas between videos
       for (let at = first * FIELDS; at < (first + count) * FIELDS; at += FIELDS) {
         const start = scratch[at]!;
         const stop = scratch[at + 1]!;
-        const offset = scratch[at + 2]!;
-        const length = scratch[at + 3]!;
-        if (at > first * FIELDS) out[pos++] = COMMA;
-        put(idPrefix);
-        put(startPiece(start));
-        put(stopPiece(stop));
-        put(runtimePiece(stop - start));
-        if (!titled(bytes, offset, length)) put(title);
-        // Most tails are short: a byte loop copies them without a view object per programme.
-        if (length < 512) for (let i = offset; i < offset + length; i++) out[pos++] = bytes[i]!;
-        else put(bytes.subarray(offset, offset + length));
-        out[pos++] = 0x7d; // }
+        size += idPrefix.length + pieces.start(start).length + pieces.stop(stop).length;
+        size += pieces.runtime(stop - start).length + scratch[at + 3]! + 1; // and the video's closing brace
+        if (!titled(raw, scratch[at + 2]!, scratch[at + 3]!)) size += title.length;
       }
-      out[pos++] = 0x5d;
+      plans.push({ head, entries: { bytes: raw, first, count, idPrefix, title } });
     }
-    out[pos++] = 0x7d;
-  });
-  out[pos++] = 0x5d;
-  if (pos !== size) throw new Error(`guide page size mismatch: wrote ${pos} of ${size} bytes`);
-  return list.done(rows.length);
+
+    const scratch = entries.table;
+    const list = allocRawJsonList(size);
+    const out = list.bytes;
+    let pos = 0;
+    const put = (piece: Uint8Array) => {
+      out.set(piece, pos);
+      pos += piece.length;
+    };
+    out[pos++] = 0x5b; // [
+    plans.forEach((plan, k) => {
+      if (k > 0) out[pos++] = COMMA;
+      put(plan.head);
+      if (plan.entries === undefined) put(plan.videos!);
+      else {
+        const { bytes, first, count, idPrefix, title } = plan.entries;
+        out[pos++] = 0x5b;
+        for (let at = first * FIELDS; at < (first + count) * FIELDS; at += FIELDS) {
+          const start = scratch[at]!;
+          const stop = scratch[at + 1]!;
+          const offset = scratch[at + 2]!;
+          const length = scratch[at + 3]!;
+          if (at > first * FIELDS) out[pos++] = COMMA;
+          put(idPrefix);
+          put(pieces.start(start));
+          put(pieces.stop(stop));
+          put(pieces.runtime(stop - start));
+          if (!titled(bytes, offset, length)) put(title);
+          // Most tails are short: a byte loop copies them without a view object per programme.
+          if (length < 512) for (let i = offset; i < offset + length; i++) out[pos++] = bytes[i]!;
+          else put(bytes.subarray(offset, offset + length));
+          out[pos++] = 0x7d; // }
+        }
+        out[pos++] = 0x5d;
+      }
+      out[pos++] = 0x7d;
+    });
+    out[pos++] = 0x5d;
+    if (pos !== size) throw new Error(`guide page size mismatch: wrote ${pos} of ${size} bytes`);
+    return list.done(rows.length);
+  }
 }

@@ -10,7 +10,7 @@ import { guideDayWindow } from '../addon/index.js';
 import type { Catalog, Extra, Meta, MetaPreview } from '../protocol/index.js';
 import type { GuideDayChannel, Store } from '../store/index.js';
 import { type ChannelFilter, createChannelList } from './channel-list.js';
-import { guidePageJson } from './guide-json.js';
+import { createGuidePageWriter } from './guide-json.js';
 import { CHANNEL_PREFIX } from './ids.js';
 import { channelMeta, channelPreview, channelStreams } from './metas.js';
 import type { PlaceholderOptions } from './types.js';
@@ -52,6 +52,7 @@ export function createLiveTvPart(store: Store, options: LiveTvPartOptions = {}):
   const back = (options.metaHoursBack ?? 6) * HOUR;
   const ahead = (options.metaHoursAhead ?? 24) * HOUR;
   const list = createChannelList(store);
+  const guidePages = createGuidePageWriter(placeholders);
 
   const groups = store.groups().map((g) => g.name);
   // Placeholders never count: only stored programmes (real times from a guide) make a guide.
@@ -106,7 +107,7 @@ export function createLiveTvPart(store: Store, options: LiveTvPartOptions = {}):
         const { start, end } = guideDayWindow(date);
         if (filter === undefined) return { metasDetailed: [], ...GUIDE_CACHE };
         const raw = list.guidePageRaw(filter, date, skip, PAGE);
-        if (raw !== undefined) return { metasDetailed: guidePageJson(raw, start, end, placeholders), ...GUIDE_CACHE };
+        if (raw !== undefined) return { metasDetailed: guidePages.write(raw, start, end), ...GUIDE_CACHE };
         const rows = list.guidePage(filter, date, start, end, skip, PAGE);
         return { metasDetailed: rows.map((row) => guideRow(row, start, end)), ...GUIDE_CACHE };
       },
