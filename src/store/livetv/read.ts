@@ -123,6 +123,23 @@ export function liveTvReads(db: Connection) {
     return stmt(sql).all(...f.params, limit, offset) as unknown[][];
   }
 
+  /**
+   * A page of channels (raw rows) and, per guide key among them, the value `sql` (one of the
+   * guide-day queries) gives for UTC `query.day`.
+   */
+  function channelDay(query: GuideDayQuery, sql: string): { channels: unknown[][]; byKey: Map<number, unknown> } {
+    const from = parseUtcDay(query.day);
+    const to = from + DAY - 1; // 23:59:59.999
+    const channels = channelPage(query);
+    const keyIds = [...new Set(channels.map((c) => c[9]).filter((k) => k !== null))];
+    const byKey = new Map<number, unknown>();
+    if (keyIds.length > 0) {
+      const rows = stmt(sql).all({ from, to, keys: JSON.stringify(keyIds) }) as unknown[][];
+      for (const [key, value] of rows) byKey.set(key as number, value);
+    }
+    return { channels, byKey };
+  }
+
   return {
     /** Channels in catalog order (sort, then insertion), filtered by group and/or name. */
     listChannels(query: ChannelQuery = {}): ChannelRow[] {
@@ -173,17 +190,12 @@ export function liveTvReads(db: Connection) {
 
     /** A page of channels with their programmes overlapping UTC `day`: two queries in all. */
     guideDay(query: GuideDayQuery): GuideDayChannel[] {
-      const from = parseUtcDay(query.day);
-      const to = from + DAY - 1; // 23:59:59.999
-      const channels = channelPage(query);
-      const keyIds = [...new Set(channels.map((c) => c[9]).filter((k) => k !== null))];
-      const byKey = new Map<number, ProgrammeRow[]>();
-      if (keyIds.length > 0) {
-        const rows = stmt(GUIDE_PROGRAMMES_SQL).all({ from, to, keys: JSON.stringify(keyIds) }) as unknown[][];
-        for (const [key, json] of rows)
-          byKey.set(key as number, byStart((JSON.parse(json as string) as unknown[][]).map(programmeFromRaw)));
-      }
-      return channels.map((c) => ({ channel: channelFromRaw(c), programmes: byKey.get(c[9] as number) ?? [] }));
+      const { channels, byKey } = channelDay(query, GUIDE_PROGRAMMES_SQL);
+      return channels.map((c) => {
+        const json = byKey.get(c[9] as number) as string | undefined;
+        const programmes = json === undefined ? [] : byStart((JSON.parse(json) as unknown[][]).map(programmeFromRaw));
+        return { channel: channelFromRaw(c), programmes };
+      });
     },
 
     /**
@@ -191,17 +203,9 @@ export function liveTvReads(db: Connection) {
      * is written from (no row objects): two queries and no per-programme allocation.
      */
     guideDayRaw(query: GuideDayQuery): GuideDayRawChannel[] {
-      const from = parseUtcDay(query.day);
-      const to = from + DAY - 1; // 23:59:59.999
-      const channels = channelPage(query);
-      const keyIds = [...new Set(channels.map((c) => c[9]).filter((k) => k !== null))];
-      const byKey = new Map<number, Buffer>();
-      if (keyIds.length > 0) {
-        const rows = stmt(GUIDE_VIDEOS_SQL).all({ from, to, keys: JSON.stringify(keyIds) }) as unknown[][];
-        for (const [key, blob] of rows) byKey.set(key as number, blob as Buffer);
-      }
+      const { channels, byKey } = channelDay(query, GUIDE_VIDEOS_SQL);
       return channels.map((c) => {
-        const entries = byKey.get(c[9] as number);
+        const entries = byKey.get(c[9] as number) as Buffer | undefined;
         return entries === undefined ? { channel: channelFromRaw(c) } : { channel: channelFromRaw(c), entries };
       });
     },
