@@ -15,6 +15,9 @@ export interface ChannelFilter {
   readonly search?: string;
 }
 
+/** The user's `groups` setting applies (no single genre asked): served from the in-memory list. */
+const severalGroups = (filter: ChannelFilter): boolean => filter.group === undefined && filter.groups !== undefined;
+
 /** Rows fetched from the store per call when loading the whole channel list. */
 const LOAD_CHUNK = 1000;
 
@@ -54,7 +57,7 @@ export function createChannelList(store: Store) {
   return {
     /** Channels `skip`..`skip + size` of the filter, in catalog order. */
     page(filter: ChannelFilter, skip: number, size: number): ChannelRow[] {
-      if (filter.group === undefined && filter.groups !== undefined) return filtered(filter, skip, size);
+      if (severalGroups(filter)) return filtered(filter, skip, size);
       return store.listChannels({
         offset: skip,
         limit: size,
@@ -68,7 +71,7 @@ export function createChannelList(store: Store) {
      * name search, at most one group); undefined otherwise (use `guidePage`).
      */
     guidePageRaw(filter: ChannelFilter, day: string, skip: number, size: number): GuideDayRawChannel[] | undefined {
-      if (filter.search !== undefined || (filter.group === undefined && filter.groups !== undefined)) return undefined;
+      if (filter.search !== undefined || severalGroups(filter)) return undefined;
       return store.guideDayRaw({
         day,
         offset: skip,
@@ -77,24 +80,12 @@ export function createChannelList(store: Store) {
       });
     },
 
-    /** Guide rows of UTC day `day` ([start, end] in ms) for channels `skip`..`skip + size` of the filter. */
-    guidePage(
-      filter: ChannelFilter,
-      day: string,
-      start: number,
-      end: number,
-      skip: number,
-      size: number,
-    ): GuideDayChannel[] {
-      const several = filter.group === undefined && filter.groups !== undefined;
-      if (!several && filter.search === undefined) {
-        return store.guideDay({
-          day,
-          offset: skip,
-          limit: size,
-          ...(filter.group !== undefined ? { group: filter.group } : {}),
-        });
-      }
+    /**
+     * Guide rows over [start, end] (a UTC day, in ms) for channels `skip`..`skip + size` of a
+     * filter the store cannot page itself (a name search, several groups): the channels from
+     * `page`, the programmes per channel. Other filters go to `guidePageRaw`.
+     */
+    guidePage(filter: ChannelFilter, start: number, end: number, skip: number, size: number): GuideDayChannel[] {
       const channels = this.page(filter, skip, size);
       return channels.map((channel) => ({ channel, programmes: store.programmesAround(channel.id, start, end) }));
     },

@@ -108,7 +108,7 @@ export function createLiveTvPart(store: Store, options: LiveTvPartOptions = {}):
         if (filter === undefined) return { metasDetailed: [], ...GUIDE_CACHE };
         const raw = list.guidePageRaw(filter, date, skip, PAGE);
         if (raw !== undefined) return { metasDetailed: guidePages.write(raw, start, end), ...GUIDE_CACHE };
-        const rows = list.guidePage(filter, date, start, end, skip, PAGE);
+        const rows = list.guidePage(filter, start, end, skip, PAGE);
         return { metasDetailed: rows.map((row) => guideRow(row, start, end)), ...GUIDE_CACHE };
       },
       meta(request: ItemRequest) {
