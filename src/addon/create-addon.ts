@@ -89,7 +89,8 @@ export function createAddon<const M extends DeepReadonly<ManifestInput>>(options
     const { cacheMaxAge, staleRevalidate, staleError, ...answered } = result as Record<string, unknown> & CacheHints;
     let body = answered;
     const raw = isRawJsonList(body[key]) ? (body[key] as RawJsonList) : undefined;
-    if (raw !== undefined && (strictRaw || raw.count > MAX_PAGE_SIZE || request.rawJson !== true)) {
+    const keepRaw = raw !== undefined && request.rawJson === true;
+    if (raw !== undefined && (strictRaw || raw.count > MAX_PAGE_SIZE || !keepRaw)) {
       // Checked or handed on as objects: parsed once here.
       body = parseRawJson(body);
     }
@@ -114,16 +115,8 @@ export function createAddon<const M extends DeepReadonly<ManifestInput>>(options
     if (typeof cacheMaxAge === 'number') cache.cacheMaxAge = cacheMaxAge;
     if (typeof staleRevalidate === 'number') cache.staleRevalidate = staleRevalidate;
     if (typeof staleError === 'number') cache.staleError = staleError;
-    // A checked raw list is served as it came (the same bytes) to a caller that takes raw lists.
-    const served =
-      raw !== undefined &&
-      request.rawJson === true &&
-      Array.isArray(list) &&
-      list.length <= MAX_PAGE_SIZE &&
-      body[key] === list
-        ? { ...body, [key]: raw }
-        : body;
-    return { status: 200, body: served, cache };
+    // A raw list that passed (not cut) is served as it came, the same bytes, to a caller that takes raw lists.
+    return { status: 200, body: keepRaw && body[key] === list ? { ...body, [key]: raw } : body, cache };
   }
 
   async function handle(request: AddonRequest): Promise<AddonResponse> {
