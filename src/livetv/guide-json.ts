@@ -9,9 +9,8 @@ import { allocRawJsonList, type RawJsonList } from '../addon/index.js';
 import type { ChannelRow, GuideDayRawChannel } from '../store/index.js';
 import { TITLED_TAIL } from '../store/index.js';
 import { channelMeta } from './metas.js';
-import { type Placeholders, placeholderVideos } from './videos.js';
+import { type Placeholders, placeholderVideos, runtimeText, videoId } from './videos.js';
 
-const MINUTE = 60_000;
 const COMMA = 0x2c;
 
 /**
@@ -42,7 +41,7 @@ function createTimePieces() {
       return stops.get(ms) ?? remember(stops, ms, new Date(ms).toISOString());
     },
     runtime(ms: number): Buffer {
-      return runtimes.get(ms) ?? remember(runtimes, ms, `","runtime":"${Math.max(1, Math.round(ms / MINUTE))} min"`);
+      return runtimes.get(ms) ?? remember(runtimes, ms, `","runtime":"${runtimeText(ms)}"`);
     },
   };
 }
@@ -170,7 +169,8 @@ export function createGuidePageWriter(placeholders: Placeholders): GuidePageWrit
       const first = decoded;
       const count = entries.decode(raw, first);
       decoded += count;
-      const idPrefix = Buffer.from(`{"id":${JSON.stringify(`${channel.id}:epg:`).slice(0, -1)}`);
+      // The id up to its start time, which the start piece completes.
+      const idPrefix = Buffer.from(`{"id":${JSON.stringify(videoId(channel.id, '')).slice(0, -1)}`);
       const title = Buffer.from(`,"title":${JSON.stringify(channel.name)}`);
       const scratch = entries.table;
       size += 2 + count - 1; // [ ] and the commas between videos

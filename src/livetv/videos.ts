@@ -10,8 +10,13 @@ import type { PlaceholderOptions } from './types.js';
 
 const MINUTE = 60_000;
 
+/** A programme's `runtime` for a duration in ms: whole minutes, at least 1 (`45 min`). */
+export function runtimeText(ms: number): string {
+  return `${Math.max(1, Math.round(ms / MINUTE))} min`;
+}
+
 /** The video id of a programme: `{channelId}:epg:{startTime ISO}` (unique per channel and start). */
-function videoId(channelId: string, startIso: string): string {
+export function videoId(channelId: string, startIso: string): string {
   return `${channelId}:epg:${startIso}`;
 }
 
@@ -28,7 +33,7 @@ export function programmeVideo(channel: ChannelRow, p: ProgrammeRow): Video {
     released: startTime,
     startTime,
     endTime: new Date(p.stop).toISOString(),
-    runtime: `${Math.max(1, Math.round((p.stop - p.start) / MINUTE))} min`,
+    runtime: runtimeText(p.stop - p.start),
     title: channel.name,
     ...p.video,
   };
