@@ -2,8 +2,8 @@
  * The guide page written from the store's raw entries is the page the object path builds, item
  * for item, and passes the protocol's checks: every programme field, an untitled programme,
  * texts that need escaping or are not ASCII, a programme crossing midnight, guides shared by
- * two channels, channels without programmes (with and without placeholders), and a guide that
- * arrived out of order.
+ * two channels, channels without programmes (with and without placeholders), a guide that
+ * arrived out of order, and times that are not whole seconds.
  */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -51,6 +51,8 @@ beforeEach(async () => {
     // Out of order: written after later programmes of the same guide.
     programme('g4', '2030-01-10T10:00:00Z', '2030-01-10T11:00:00Z', 'Ten'),
     programme('g4', '2030-01-10T08:00:00Z', '2030-01-10T09:00:00Z', 'Eight'),
+    // Times that are not whole seconds (a fractional tvg-shift) take the writer's slower path.
+    programme('g4', '2030-01-10T12:00:00.250Z', '2030-01-10T12:29:59.750Z', 'Odd times'),
   ]);
   imp.commit();
 });
@@ -123,7 +125,13 @@ describe('guide page from raw entries', () => {
     expect(again!.videos.map((v) => v.id)).toEqual(one!.videos.map((v) => String(v.id).replace('c1:', 'c2:')));
     expect(again!.videos[3]!.title).toBe('One again');
     expect(three!.videos).toEqual([]);
-    expect(four!.videos.map((v) => v.title)).toEqual(['Eight', 'Ten']);
+    expect(four!.videos.map((v) => v.title)).toEqual(['Eight', 'Ten', 'Odd times']);
+    expect(four!.videos[2]).toMatchObject({
+      id: 'mq-tv:c4:epg:2030-01-10T12:00:00.250Z',
+      startTime: '2030-01-10T12:00:00.250Z',
+      endTime: '2030-01-10T12:29:59.750Z',
+      runtime: '30 min',
+    });
   });
 
   it('writes an empty page as an empty list', () => {

@@ -15,71 +15,109 @@ const COMMA = 0x2c;
 
 /**
  * Time texts of one writer, shared by its pages: programmes start on few distinct instants (the
- * same half-hours on every channel), so most lookups hit. Cleared when full: memory stays bounded.
+ * same half-hours on every channel), so most lookups hit. Each text is a piece of `list`, found by
+ * its key; keys are whole seconds since EPOCH_MS, small integers that V8 hashes and passes without
+ * allocating (epoch milliseconds would be a heap number per lookup, about 600 KB per page). A time
+ * that is not a whole second gets a fractional key: slower, still exact. Emptied between pages
+ * when full, so memory stays bounded and piece numbers stay valid while a page is written.
  */
 const MAX_PIECES = 20_000;
+const EPOCH_MS = Date.UTC(2020, 0, 1);
+const keyOf = (ms: number): number => (ms - EPOCH_MS) / 1000;
 
 function createTimePieces() {
-  const starts = new Map<number, Buffer>();
-  const stops = new Map<number, Buffer>();
-  const runtimes = new Map<number, Buffer>();
-  const remember = (map: Map<number, Buffer>, key: number, text: string): Buffer => {
-    if (map.size >= MAX_PIECES) map.clear();
-    const piece = Buffer.from(text);
-    map.set(key, piece);
-    return piece;
+  const list: Buffer[] = [];
+  const starts = new Map<number, number>();
+  const stops = new Map<number, number>();
+  const runtimes = new Map<number, number>();
+  const add = (map: Map<number, number>, key: number, text: string): number => {
+    map.set(key, list.length);
+    list.push(Buffer.from(text));
+    return list.length - 1;
   };
   return {
+    list,
+    starts,
+    stops,
+    runtimes,
+    /** Called between pages only. */
+    trim(): void {
+      if (list.length < MAX_PIECES) return;
+      list.length = 0;
+      starts.clear();
+      stops.clear();
+      runtimes.clear();
+    },
     /** `{start ISO}","released":"…","startTime":"…","endTime":"`: the id's end and three members. */
-    start(ms: number): Buffer {
-      const piece = starts.get(ms);
-      if (piece !== undefined) return piece;
+    addStart(ms: number): number {
       const iso = new Date(ms).toISOString();
-      return remember(starts, ms, `${iso}","released":"${iso}","startTime":"${iso}","endTime":"`);
+      return add(starts, keyOf(ms), `${iso}","released":"${iso}","startTime":"${iso}","endTime":"`);
     },
-    stop(ms: number): Buffer {
-      return stops.get(ms) ?? remember(stops, ms, new Date(ms).toISOString());
+    addStop(ms: number): number {
+      return add(stops, keyOf(ms), new Date(ms).toISOString());
     },
-    runtime(ms: number): Buffer {
-      return runtimes.get(ms) ?? remember(runtimes, ms, `","runtime":"${runtimeText(ms)}"`);
+    addRuntime(ms: number): number {
+      return add(runtimes, ms, `","runtime":"${runtimeText(ms)}"`);
     },
   };
 }
 
 /**
- * Decoded entries of the page being written, four numbers each (start, stop, offset and length
- * of the video tail), in one array a writer reuses for every page: a page is written in one
- * synchronous call, and allocating per page is what made the garbage collector stall guide pages.
+ * Decoded entries of the page being written, in one table a writer reuses for every page: a page
+ * is written in one synchronous call, and allocating per page is what made the garbage collector
+ * stall guide pages. Per entry: its start, stop and runtime pieces, where its video tail lies in
+ * the store's bytes, and whether that tail carries a title. Only small integers: nothing is boxed.
  */
-const FIELDS = 4;
+const FIELDS = 6;
+const START = 0;
+const STOP = 1;
+const RUNTIME = 2;
+const OFFSET = 3;
+const LENGTH = 4;
+const TITLED = 5;
 
-function createEntryTable() {
-  let table = new Float64Array(256 * FIELDS);
+function titled(bytes: Buffer, offset: number, length: number): boolean {
+  if (length < TITLED_TAIL.length) return false;
+  for (let i = 0; i < TITLED_TAIL.length; i++) if (bytes[offset + i] !== TITLED_TAIL[i]) return false;
+  return true;
+}
+
+function createEntryTable(pieces: ReturnType<typeof createTimePieces>) {
+  let table = new Int32Array(256 * FIELDS);
+  /** Start times of the entries, for the order check and the rare sort. */
+  let times = new Float64Array(256);
 
   /** Room for `entries` entries, keeping those already decoded (it grows to the largest page seen). */
   function ensure(entries: number): void {
-    if (table.length >= entries * FIELDS) return;
-    const grown = new Float64Array(Math.max(entries, (table.length / FIELDS) * 2) * FIELDS);
-    grown.set(table);
-    table = grown;
+    if (times.length >= entries) return;
+    const size = Math.max(entries, times.length * 2);
+    const grownTable = new Int32Array(size * FIELDS);
+    grownTable.set(table);
+    table = grownTable;
+    const grownTimes = new Float64Array(size);
+    grownTimes.set(times);
+    times = grownTimes;
   }
 
   /** Insertion sort by start of entries [first, first + n) (a guide out of order: rare and short). */
   function sort(first: number, n: number): void {
-    const entry = new Float64Array(FIELDS);
+    const entry = new Int32Array(FIELDS);
     for (let i = first + 1; i < first + n; i++) {
+      const time = times[i]!;
       entry.set(table.subarray(i * FIELDS, i * FIELDS + FIELDS));
       let j = i - 1;
-      while (j >= first && table[j * FIELDS]! > entry[0]!) {
+      while (j >= first && times[j]! > time) {
         table.copyWithin((j + 1) * FIELDS, j * FIELDS, j * FIELDS + FIELDS);
+        times[j + 1] = times[j]!;
         j--;
       }
       table.set(entry, (j + 1) * FIELDS);
+      times[j + 1] = time;
     }
   }
 
   return {
-    get table(): Float64Array {
+    get table(): Int32Array {
       return table;
     },
     /**
@@ -92,27 +130,28 @@ function createEntryTable() {
       let ordered = true;
       while (p < bytes.length) {
         ensure(first + n + 1);
+        let start = 0;
+        for (let c = bytes[p++]!; c !== COMMA; c = bytes[p++]!) start = start * 10 + c - 48;
+        let stop = 0;
+        for (let c = bytes[p++]!; c !== COMMA; c = bytes[p++]!) stop = stop * 10 + c - 48;
+        let length = 0;
+        for (let c = bytes[p++]!; c !== COMMA; c = bytes[p++]!) length = length * 10 + c - 48;
         const at = (first + n) * FIELDS;
-        for (let f = 0; f < 3; f++) {
-          let value = 0;
-          for (let c = bytes[p++]!; c !== COMMA; c = bytes[p++]!) value = value * 10 + c - 48;
-          table[at + (f === 2 ? 3 : f)] = value;
-        }
-        table[at + 2] = p;
-        p += table[at + 3]!;
-        if (n > 0 && table[at]! < table[at - FIELDS]!) ordered = false;
+        table[at + START] = pieces.starts.get(keyOf(start)) ?? pieces.addStart(start);
+        table[at + STOP] = pieces.stops.get(keyOf(stop)) ?? pieces.addStop(stop);
+        table[at + RUNTIME] = pieces.runtimes.get(stop - start) ?? pieces.addRuntime(stop - start);
+        table[at + OFFSET] = p;
+        table[at + LENGTH] = length;
+        table[at + TITLED] = titled(bytes, p, length) ? 1 : 0;
+        times[first + n] = start;
+        if (n > 0 && start < times[first + n - 1]!) ordered = false;
+        p += length;
         n++;
       }
       if (!ordered) sort(first, n);
       return n;
     },
   };
-}
-
-function titled(bytes: Buffer, offset: number, length: number): boolean {
-  if (length < TITLED_TAIL.length) return false;
-  for (let i = 0; i < TITLED_TAIL.length; i++) if (bytes[offset + i] !== TITLED_TAIL[i]) return false;
-  return true;
 }
 
 /** A channel meta without its videos, as bytes up to and including `"videos":`. */
@@ -148,10 +187,12 @@ export interface GuidePageWriter {
 /** @example createGuidePageWriter(placeholders).write(store.guideDayRaw({ day: '2026-03-01' }), from, to) */
 export function createGuidePageWriter(placeholders: Placeholders): GuidePageWriter {
   const pieces = createTimePieces();
-  const entries = createEntryTable();
+  const entries = createEntryTable(pieces);
   return { write };
 
   function write(rows: readonly GuideDayRawChannel[], from: number, to: number): RawJsonList {
+    pieces.trim();
+    const texts = pieces.list;
     const plans: ChannelPlan[] = [];
     let decoded = 0;
     let size = 2 + Math.max(0, rows.length - 1); // [ ] and the commas between metas
@@ -175,11 +216,9 @@ export function createGuidePageWriter(placeholders: Placeholders): GuidePageWrit
       const scratch = entries.table;
       size += 2 + count - 1; // [ ] and the commas between videos
       for (let at = first * FIELDS; at < (first + count) * FIELDS; at += FIELDS) {
-        const start = scratch[at]!;
-        const stop = scratch[at + 1]!;
-        size += idPrefix.length + pieces.start(start).length + pieces.stop(stop).length;
-        size += pieces.runtime(stop - start).length + scratch[at + 3]! + 1; // and the video's closing brace
-        if (!titled(raw, scratch[at + 2]!, scratch[at + 3]!)) size += title.length;
+        size += idPrefix.length + texts[scratch[at + START]!]!.length + texts[scratch[at + STOP]!]!.length;
+        size += texts[scratch[at + RUNTIME]!]!.length + scratch[at + LENGTH]! + 1; // and the video's closing brace
+        if (scratch[at + TITLED] === 0) size += title.length;
       }
       plans.push({ head, entries: { bytes: raw, first, count, idPrefix, title } });
     }
@@ -201,16 +240,14 @@ export function createGuidePageWriter(placeholders: Placeholders): GuidePageWrit
         const { bytes, first, count, idPrefix, title } = plan.entries;
         out[pos++] = 0x5b;
         for (let at = first * FIELDS; at < (first + count) * FIELDS; at += FIELDS) {
-          const start = scratch[at]!;
-          const stop = scratch[at + 1]!;
-          const offset = scratch[at + 2]!;
-          const length = scratch[at + 3]!;
+          const offset = scratch[at + OFFSET]!;
+          const length = scratch[at + LENGTH]!;
           if (at > first * FIELDS) out[pos++] = COMMA;
           put(idPrefix);
-          put(pieces.start(start));
-          put(pieces.stop(stop));
-          put(pieces.runtime(stop - start));
-          if (!titled(bytes, offset, length)) put(title);
+          put(texts[scratch[at + START]!]!);
+          put(texts[scratch[at + STOP]!]!);
+          put(texts[scratch[at + RUNTIME]!]!);
+          if (scratch[at + TITLED] === 0) put(title);
           // Most tails are short: a byte loop copies them without a view object per programme.
           if (length < 512) for (let i = offset; i < offset + length; i++) out[pos++] = bytes[i]!;
           else put(bytes.subarray(offset, offset + length));
