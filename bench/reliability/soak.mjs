@@ -222,12 +222,19 @@ const figures = {
   timeouts: soak.timeouts,
   non2xx: soak.non2xx,
   latencyMs: { p50: soak.latency.p50, p99: soak.latency.p99, max: soak.latency.max },
-  rss: { start: mb(rssStart), end: mb(rssEnd), max: mb(Math.max(rssStart, ...samples, rssEnd)) },
+  rss: {
+    start: mb(rssStart),
+    end: mb(rssEnd),
+    max: mb(Math.max(rssStart, ...samples, rssEnd)),
+    // One sample per minute: flat or growing is seen here, not in two end points.
+    perMinute: samples.filter((_, i) => i % 6 === 5).map(mb),
+  },
   loop: {
     stallsOver100ms: stalls.length,
     stalls: stalls.map((s) => ({ at: new Date(s.at).toISOString(), ms: s.ms })),
     stallsBeforeSoak: loop.stallTimes.filter((s) => s.at < soakStart).length,
     p99DelayMsWholeRun: loop.p99Ms,
+    worstDelayMsWholeRun: loop.worstMs,
   },
   refreshes: { imported, failed, unchanged: refreshes.length - imported - failed },
   serveExitCode: code,
