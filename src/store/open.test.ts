@@ -7,7 +7,7 @@ import { openConnection } from './connection.js';
 import { APPLICATION_ID, migrate } from './migrate.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
 import { openStore } from './store.js';
-import { at, channel, tempDir } from './testing.js';
+import { at, channel, pastVersionWindow, tempDir } from './testing.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let file: string;
@@ -122,6 +122,32 @@ describe('migrations', () => {
     const renamed = MIGRATIONS.map((m, i) => (i === 0 ? { ...m, name: 'other-001' } : m));
     expect(unavailable(() => migrate(db, file, renamed)).message).toMatch(/expects "other-001"/);
     db.close();
+  });
+});
+
+describe('data version', () => {
+  it("changes at once with an import through the same store, and within the window with another connection's", async () => {
+    const store = openStore(file);
+    const other = openStore(file);
+    try {
+      expect(store.dataVersion()).toBe(0);
+      expect(other.dataVersion()).toBe(0);
+      const imp = await store.beginLiveTvImport();
+      imp.addChannel(channel(1));
+      imp.commit();
+      expect(store.dataVersion()).toBe(1); // no wait: the store saw its own writer
+      await pastVersionWindow();
+      expect(other.dataVersion()).toBe(1);
+      const again = await other.beginLiveTvImport();
+      again.addChannel(channel(2));
+      again.commit();
+      await pastVersionWindow();
+      expect(store.dataVersion()).toBe(2);
+      expect(other.dataVersion()).toBe(2);
+    } finally {
+      other.close();
+      store.close();
+    }
   });
 });
 

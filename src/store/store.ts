@@ -46,13 +46,19 @@ export interface Store extends LiveTvReads, LibraryStoreApi {
   lastImport(): ImportRecord | undefined;
   /** The newest `n` live-TV imports (max 100), newest first. */
   importHistory(n?: number): ImportRecord[];
-  /** Changes whenever an import of any kind commits: a cache key for served responses. */
+  /**
+   * Changes whenever an import of any kind commits: a cache key for served responses. Imports
+   * through this store show at once; a commit by another process or thread within 5 ms.
+   */
   dataVersion(): number;
   /** `PRAGMA quick_check`: `ok` plus up to 20 problems. Reads the whole file. */
   check(): { ok: boolean; problems: string[] };
   /** Closes the read connection and aborts imports still open. */
   close(): void;
 }
+
+/** How long a read of `dataVersion` stands before PRAGMA data_version is asked again. */
+export const DATA_VERSION_TTL_MS = 5;
 
 const ZERO_COUNTS: LiveTvCounts = {
   channels: 0,
@@ -101,15 +107,34 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
     throw storeError(file, error, 'opening the store');
   }
 
-  const context: StoreContext = {
-    file,
-    db,
-    openWriter: (timeout, cacheKiB) => openConnection(file, { busyTimeoutMs: timeout, cacheKiB }),
-  };
-  const active = new Set<{ abort(reason: string): void }>();
   // PRAGMA data_version changes when another connection commits; re-read the imports table only then.
   let seenDataVersion = -1;
   let version = 0;
+  // The pragma costs a read transaction (2-4 µs), a large share of a cached answer at tens of
+  // thousands per second, so it runs at most once per DATA_VERSION_TTL_MS: a commit by another
+  // process or thread is seen within that. Writes through this store are seen at once: while one
+  // of its writer connections is open every call checks, and the first call after it closes does.
+  let writersOpen = 0;
+  let checkedAt = Number.NEGATIVE_INFINITY;
+
+  const context: StoreContext = {
+    file,
+    db,
+    openWriter(timeout, cacheKiB) {
+      const writer = openConnection(file, { busyTimeoutMs: timeout, cacheKiB });
+      writersOpen++;
+      const close = writer.close.bind(writer);
+      writer.close = () => {
+        if (writer.open) {
+          writersOpen--;
+          checkedAt = Number.NEGATIVE_INFINITY;
+        }
+        return close();
+      };
+      return writer;
+    },
+  };
+  const active = new Set<{ abort(reason: string): void }>();
 
   const api = guard(file, {
     ...reads,
@@ -121,6 +146,9 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
     lastImport: () => imports.history('livetv', 1)[0],
     importHistory: (n = 10) => imports.history('livetv', Math.min(100, Math.max(1, Math.trunc(n) || 1))),
     dataVersion(): number {
+      const now = performance.now();
+      if (writersOpen === 0 && now - checkedAt < DATA_VERSION_TTL_MS) return version;
+      checkedAt = now;
       const current = dataVersionStmt.get() as number;
       if (current !== seenDataVersion) {
         version = imports.newestOkId();

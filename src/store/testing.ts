@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Programme } from '../sources/records.js';
 import type { ChannelInput } from './livetv/types.js';
-import type { Store } from './store.js';
+import { DATA_VERSION_TTL_MS, type Store } from './store.js';
 
 /** A fresh folder under the OS temp dir and a function that removes it. */
 export function tempDir(prefix = 'marquee-store-'): { dir: string; remove: () => void } {
@@ -18,6 +18,10 @@ export function tempDir(prefix = 'marquee-store-'): { dir: string; remove: () =>
 
 /** Epoch ms of an ISO time (`2030-01-01T23:30Z`). */
 export const at = (iso: string): number => Date.parse(iso);
+
+/** Waits out the window in which a store may still report the data version it last read (DATA_VERSION_TTL_MS). */
+export const pastVersionWindow = (): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, DATA_VERSION_TTL_MS + 2));
 
 /** A programme of guide channel `channelId` from `start` to `stop` (ISO or ms). */
 export function programme(

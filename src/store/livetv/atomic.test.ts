@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runStoreChild } from '../../../test/helpers/store-child.js';
 import { isMarqueeError } from '../../errors.js';
 import { openStore, type Store } from '../store.js';
-import { at, channel, programme, snapshot, tempDir } from '../testing.js';
+import { at, channel, pastVersionWindow, programme, snapshot, tempDir } from '../testing.js';
 
 const NOW = at('2030-01-10T12:00:00Z');
 const DAYS = ['2030-01-09', '2030-01-10', '2030-01-11'];
@@ -98,6 +98,7 @@ describe('atomic live-TV import', () => {
     expect(snapshot(store, DAYS)).toEqual(before); // the store's own read connection too
     imp.commit();
     expect(reader.listChannels().map((c) => c.name)).toEqual(['Renamed']);
+    await pastVersionWindow(); // another connection's commit: seen within the window
     expect(reader.dataVersion()).toBeGreaterThan(before.dataVersion);
     expect(reader.programmesAround('mq-tv:c1', NOW, NOW + 1).map((p) => p.title)).toEqual(['new programme']);
     reader.close();
