@@ -15,6 +15,16 @@ import { finishLiveTv, type ImportTally } from './finish.js';
 import { clip, LIMITS, normalizeName, programmeParams, recordJson } from './rows.js';
 import type { ChannelInput, CommitInput, LiveTvDropped, LiveTvImportOptions, LiveTvImportReport } from './types.js';
 
+const PROGRAMME_INSERT =
+  'INSERT INTO programmes (key_id, start, stop, prio, title, sub_title, episode_label, flags, video) VALUES';
+const PROGRAMME_COLUMNS = 9;
+const PROGRAMME_VALUES = `(${Array(PROGRAMME_COLUMNS).fill('?').join(',')})`;
+/**
+ * Programmes per multi-row insert. 16 saves as much per row as 64 (about a sixth of the insert)
+ * and leaves fewer rows to insert one by one at the end of a batch (about 120 per 64 KB chunk).
+ */
+const PROGRAMMES_PER_INSERT = 16;
+
 const DAY = 86_400_000;
 
 /** An open live-TV import; nothing it adds is visible to readers before `commit`. */
@@ -86,9 +96,8 @@ export class Import implements LiveTvImport {
       guideChannel: db.prepare(
         'UPDATE guide_channels SET names = ?, icon = ?, url = ?, prio = ? WHERE id = ? AND (prio IS NULL OR prio > ?)',
       ),
-      programme: db.prepare(`
-        INSERT INTO programmes (key_id, start, stop, prio, title, sub_title, episode_label, flags, video)
-        VALUES (?,?,?,?,?,?,?,?,?)`),
+      programme: db.prepare(`${PROGRAMME_INSERT} ${PROGRAMME_VALUES}`),
+      programmes: db.prepare(`${PROGRAMME_INSERT} ${Array(PROGRAMMES_PER_INSERT).fill(PROGRAMME_VALUES).join(',')}`),
     };
   }
 
@@ -170,6 +179,9 @@ export class Import implements LiveTvImport {
         this.#tally;
       const dropped = this.#dropped;
       let written = 0;
+      // Rows go in PROGRAMMES_PER_INSERT at a time (one statement call per group costs less than
+      // one per row); the rest of the batch one by one. Row order, which duplicates rely on, is kept.
+      const pending: unknown[] = [];
       for (const p of programmes) {
         const start = Math.trunc(p.start);
         const stop = Math.trunc(p.stop);
@@ -188,7 +200,11 @@ export class Import implements LiveTvImport {
             continue;
           }
           const keyId = known ?? this.#keyId(p.channelId);
-          this.#sql.programme.run(programmeParams(p, keyId, start, stop, priority, this.#languages));
+          pending.push(...programmeParams(p, keyId, start, stop, priority, this.#languages));
+          if (pending.length === PROGRAMME_COLUMNS * PROGRAMMES_PER_INSERT) {
+            this.#sql.programmes.run(pending);
+            pending.length = 0;
+          }
           written++;
           keysWithProgrammes.add(keyId);
           if (stop - start > (keyMaxDuration.get(keyId) ?? 0)) keyMaxDuration.set(keyId, stop - start);
@@ -199,6 +215,9 @@ export class Import implements LiveTvImport {
           if (first === undefined) keyPriority.set(keyId, priority);
           else if (first !== priority) mixedPriorities.add(keyId);
         }
+      }
+      for (let at = 0; at < pending.length; at += PROGRAMME_COLUMNS) {
+        this.#sql.programme.run(pending.slice(at, at + PROGRAMME_COLUMNS));
       }
       this.#written += written;
       return written;

@@ -356,6 +356,26 @@ describe('programmes', () => {
     expect(report.dropped.duplicate).toBe(1);
   });
 
+  it('stores a batch written in groups of rows in order: all rows, the first of equal starts kept', async () => {
+    // 41 programmes in one call: two full groups of 16 and 9 rows one by one; the repeat of the
+    // 5th programme comes at place 20, in the second group, and must lose to it.
+    const half = 30 * 60_000;
+    const base = Date.parse('2030-01-10T01:00:00Z');
+    const batch = Array.from({ length: 40 }, (_, i) =>
+      programme('g1', new Date(base + i * half).toISOString(), new Date(base + (i + 1) * half).toISOString(), `P${i}`),
+    );
+    batch.splice(
+      19,
+      0,
+      programme('g1', new Date(base + 4 * half).toISOString(), new Date(base + 5 * half).toISOString(), 'P4 again'),
+    );
+    const report = await load([channel(1)], [[0, batch]]);
+    expect(report.dropped.duplicate).toBe(1);
+    expect(report.counts.programmes).toBe(40);
+    const day = titles(store.guideDay({ day: '2030-01-10' })[0]!.programmes);
+    expect(day).toEqual(Array.from({ length: 40 }, (_, i) => `P${i}`));
+  });
+
   it('prunes past the retention window and beyond the horizon, and drops unused or implausible programmes', async () => {
     const h = 3_600_000;
     const report = await load(
