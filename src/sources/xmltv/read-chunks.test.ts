@@ -48,6 +48,14 @@ describe('readXmltv across chunk boundaries', () => {
     ['latin1.xml', fixtureBytes('latin1.xml')],
     ['truncated.xml', fixtureBytes('truncated.xml')],
     ['utf-16', new Uint8Array(Buffer.from(`\uFEFF${MIXED.replace('UTF-8', 'UTF-16')}`, 'utf16le'))],
+    ['utf-8 with a byte-order mark', new TextEncoder().encode(`\uFEFF${MIXED}`)],
+    // A lone continuation byte, a cut 3-byte sequence and an overlong form inside a title.
+    [
+      'invalid utf-8',
+      Buffer.from(MIXED.replace('Ohne Ende', 'Oh\u0000ne\u0001 En\u0002de')).map((b) =>
+        b === 0 ? 0x80 : b === 1 ? 0xe2 : b === 2 ? 0xc0 : b,
+      ),
+    ],
   ];
 
   it.each(documents)('%s gives the same records and warnings split at every few bytes', async (_, bytes) => {
@@ -59,7 +67,7 @@ describe('readXmltv across chunk boundaries', () => {
     }
   });
 
-  it.each(documents.filter(([name]) => name !== 'latin1.xml' && name !== 'utf-16'))(
+  it.each(documents.filter(([name]) => !['latin1.xml', 'utf-16', 'invalid utf-8'].includes(name)))(
     '%s gives the same records as string chunks',
     async (_, bytes) => {
       const text = new TextDecoder().decode(bytes);
@@ -71,8 +79,20 @@ describe('readXmltv across chunk boundaries', () => {
     },
   );
 
+  it('replaces invalid UTF-8 bytes as TextDecoder does, whatever the chunking', async () => {
+    const bytes = documents.find(([name]) => name === 'invalid utf-8')![1];
+    const expected = new TextDecoder().decode(
+      new Uint8Array([0x4f, 0x68, 0x80, 0x6e, 0x65, 0xe2, 0x20, 0x45, 0x6e, 0xc0, 0x64, 0x65]),
+    );
+    for (const size of [1, 2, 3, 1000]) {
+      const { programmes } = await collect(split(bytes, size));
+      expect(programmes[1]?.titles[0]?.text).toBe(expected);
+    }
+  });
+
   it.each([
     ['UTF-8', new TextEncoder().encode(MIXED)],
+    ['UTF-8 with a byte-order mark', new TextEncoder().encode(`\uFEFF${MIXED}`)],
     ['UTF-16', new Uint8Array(Buffer.from(`\uFEFF${MIXED}`, 'utf16le'))],
   ])('decodes the mixed document right in %s', async (_, bytes) => {
     const { programmes, warnings } = await collect(split(bytes, 1));
