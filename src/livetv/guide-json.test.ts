@@ -92,6 +92,23 @@ describe('guide page from raw entries', () => {
     expect(issues.filter((i) => i.severity === 'error')).toEqual([]);
   });
 
+  it('reuses channel heads within one data version and renews them with the next', async () => {
+    const writer = createGuidePageWriter(resolvePlaceholders(undefined));
+    const page = () => {
+      const version = store.dataVersion();
+      return parseRawJsonList(writer.write(store.guideDayRaw({ day: DAY }), FROM, TO, version));
+    };
+    const first = page();
+    expect(first).toEqual(objectPage(resolvePlaceholders(undefined)));
+    expect(page()).toEqual(first);
+    const imp = await store.beginLiveTvImport({ now: NOW });
+    imp.addChannel(channel(1, { name: 'Renamed', group: 'Films' }));
+    imp.commit();
+    const renewed = page() as Array<{ name: string; genres?: string[] }>;
+    expect(renewed.map((m) => [m.name, m.genres])).toEqual([['Renamed', ['Films']]]);
+    expect(renewed).toEqual(objectPage(resolvePlaceholders(undefined)));
+  });
+
   it('writes each video with the channel id, the times, the fields and a title', () => {
     const items = parseRawJsonList(
       createGuidePageWriter(resolvePlaceholders(undefined)).write(store.guideDayRaw({ day: DAY }), FROM, TO),

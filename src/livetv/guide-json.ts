@@ -175,29 +175,64 @@ interface ChannelPlan {
   };
 }
 
+/**
+ * Channel heads of one data version, by channel id: each costs a JSON.stringify and a few copies
+ * (about 3 KB of garbage), and a channel is written again for every day asked. Emptied when the
+ * version moves or when full, so memory stays bounded (about 0.6 KB per channel).
+ */
+const MAX_HEADS = 20_000;
+
+function createHeadCache() {
+  const heads = new Map<string, Buffer>();
+  let headsVersion: number | string | undefined;
+  return {
+    get(channel: ChannelRow, version: number | string | undefined): Buffer {
+      if (version === undefined) return metaHead(channel);
+      if (version !== headsVersion || heads.size >= MAX_HEADS) {
+        heads.clear();
+        headsVersion = version;
+      }
+      let head = heads.get(channel.id);
+      if (head === undefined) {
+        head = metaHead(channel);
+        heads.set(channel.id, head);
+      }
+      return head;
+    },
+  };
+}
+
 /** Writes guide day pages; one per live-TV part (it keeps its time texts and entry table). */
 export interface GuidePageWriter {
   /**
    * The `metasDetailed` list of a guide day page: `rows` in order, each channel with its
    * programmes of the day, or placeholder blocks over [from, to] when it has none and they are enabled.
+   * `version` is the store's data version, read before `rows` were: channel heads are then
+   * reused across pages of that version (a channel is on the page of each of 7+ days).
    */
-  write(rows: readonly GuideDayRawChannel[], from: number, to: number): RawJsonList;
+  write(rows: readonly GuideDayRawChannel[], from: number, to: number, version?: number | string): RawJsonList;
 }
 
 /** @example createGuidePageWriter(placeholders).write(store.guideDayRaw({ day: '2026-03-01' }), from, to) */
 export function createGuidePageWriter(placeholders: Placeholders): GuidePageWriter {
   const pieces = createTimePieces();
   const entries = createEntryTable(pieces);
+  const heads = createHeadCache();
   return { write };
 
-  function write(rows: readonly GuideDayRawChannel[], from: number, to: number): RawJsonList {
+  function write(
+    rows: readonly GuideDayRawChannel[],
+    from: number,
+    to: number,
+    version?: number | string,
+  ): RawJsonList {
     pieces.trim();
     const texts = pieces.list;
     const plans: ChannelPlan[] = [];
     let decoded = 0;
     let size = 2 + Math.max(0, rows.length - 1); // [ ] and the commas between metas
     for (const { channel, entries: raw } of rows) {
-      const head = metaHead(channel);
+      const head = heads.get(channel, version);
       size += head.length + 1; // and the meta's closing brace
       if (raw === undefined || raw.length === 0) {
         const videos = Buffer.from(

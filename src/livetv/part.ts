@@ -106,8 +106,9 @@ export function createLiveTvPart(store: Store, options: LiveTvPartOptions = {}):
         }
         const { start, end } = guideDayWindow(date);
         if (filter === undefined) return { metasDetailed: [], ...GUIDE_CACHE };
+        const version = store.dataVersion(); // before the rows: heads cached under it are never older
         const raw = list.guidePageRaw(filter, date, skip, PAGE);
-        if (raw !== undefined) return { metasDetailed: guidePages.write(raw, start, end), ...GUIDE_CACHE };
+        if (raw !== undefined) return { metasDetailed: guidePages.write(raw, start, end, version), ...GUIDE_CACHE };
         const rows = list.guidePage(filter, start, end, skip, PAGE);
         return { metasDetailed: rows.map((row) => guideRow(row, start, end)), ...GUIDE_CACHE };
       },
