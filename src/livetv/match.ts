@@ -55,19 +55,28 @@ export interface MatchSubject {
 
 export type MatchRule = keyof MatchCounts;
 
-function addTo(map: Map<string, Set<number>>, key: string, shift: number): void {
+/**
+ * Shifts wanted under one key: nearly always a single one (no time shift), kept as a number; a
+ * Set only when channels under one key differ. A Set per key was 75,000 Sets for a 50,000-entry
+ * playlist, held through the whole import.
+ */
+type Shifts = number | Set<number>;
+
+function addTo(map: Map<string, Shifts>, key: string, shift: number): void {
   if (key === '') return;
-  const set = map.get(key);
-  if (set) set.add(shift);
-  else map.set(key, new Set([shift]));
+  const shifts = map.get(key);
+  if (shifts === undefined) map.set(key, shift);
+  else if (typeof shifts === 'number') {
+    if (shifts !== shift) map.set(key, new Set([shifts, shift]));
+  } else shifts.add(shift);
 }
 
 /** The playlist side: which guide channels are wanted, and shifted by how much. */
 export class MatchDemand {
-  readonly #ids = new Map<string, Set<number>>();
-  readonly #names = new Map<string, Set<number>>();
-  readonly #loose = new Map<string, Set<number>>();
-  readonly #overrides = new Map<string, Set<number>>();
+  readonly #ids = new Map<string, Shifts>();
+  readonly #names = new Map<string, Shifts>();
+  readonly #loose = new Map<string, Shifts>();
+  readonly #overrides = new Map<string, Shifts>();
 
   constructor(subjects: readonly MatchSubject[], overrides: ReadonlyMap<string, string>) {
     for (const s of subjects) {
@@ -85,8 +94,9 @@ export class MatchDemand {
   /** Shifts of the channels that could show guide channel `id` (empty: nobody wants it). */
   shiftsFor(id: string, displayNames?: readonly string[]): ReadonlySet<number> {
     const out = new Set<number>();
-    const add = (set: Set<number> | undefined) => {
-      if (set) for (const s of set) out.add(s);
+    const add = (shifts: Shifts | undefined) => {
+      if (typeof shifts === 'number') out.add(shifts);
+      else if (shifts) for (const s of shifts) out.add(s);
     };
     add(this.#overrides.get(id));
     add(this.#ids.get(baseId(id)));
