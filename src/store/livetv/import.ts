@@ -35,6 +35,12 @@ export interface LiveTvImport {
   readonly finished: boolean;
   /** Adds a channel with its streams. @example imp.addChannel({ id: 'mq-tv:one', name: 'One', sort: 1, streams: [{ url }] }) */
   addChannel(channel: ChannelInput): void;
+  /**
+   * Points a channel added without a guide key at `guideKey`: matching can then run after the
+   * guides, without holding every channel in memory while they stream. Once per channel.
+   * @example imp.setGuideKey('mq-tv:one', 'one.example')
+   */
+  setGuideKey(channelId: string, guideKey: string): void;
   /** Adds a guide's `<channel>`; of several sources, the names of the best priority (lowest number) are kept. */
   addGuideChannel(channel: GuideChannel, priority?: number): void;
   /** Adds programmes of one source (lower `priority` wins overlaps); returns how many were written. @example imp.addProgrammes(batch, 0) */
@@ -60,7 +66,8 @@ export class Import implements LiveTvImport {
   readonly #maxProgrammeMs: number;
   readonly #languages: readonly string[];
   readonly #keyIds = new Map<string, number>();
-  readonly #channelIds = new Set<string>();
+  /** Channel id → rid, and whether a guide key was set. */
+  readonly #channels = new Map<string, { readonly rid: number; keyed: boolean }>();
   readonly #tally: ImportTally = {
     channels: 0,
     streams: 0,
@@ -92,6 +99,7 @@ export class Import implements LiveTvImport {
       stream: db.prepare(
         'INSERT INTO streams (channel_rid, ord, url, name, user_agent, referrer, kodi_props) VALUES (?,?,?,?,?,?,?)',
       ),
+      channelKey: db.prepare('UPDATE channels SET guide_key = ?, key_id = ? WHERE rid = ?'),
       guideKey: db.prepare(`INSERT INTO guide_channels (id, key, names) VALUES (?, ?, '[]')`),
       guideChannel: db.prepare(
         'UPDATE guide_channels SET names = ?, icon = ?, url = ?, prio = ? WHERE id = ? AND (prio IS NULL OR prio > ?)',
@@ -112,17 +120,14 @@ export class Import implements LiveTvImport {
       if (typeof id !== 'string' || id === '' || id.length > LIMITS.key) {
         throw new Error(`channel id must be a non-empty string of at most ${LIMITS.key} characters`);
       }
-      if (this.#channelIds.has(id)) throw new Error(`duplicate channel id "${id}"`);
+      if (this.#channels.has(id)) throw new Error(`duplicate channel id "${id}"`);
       if (typeof name !== 'string' || !Number.isFinite(channel.sort)) {
         throw new Error(`channel "${id}" needs a string name and a finite sort`);
       }
-      this.#channelIds.add(id);
       const rid = ++this.#tally.channels;
-      let keyId: number | null = null;
-      if (channel.guideKey !== undefined && channel.guideKey !== '') {
-        keyId = this.#keyId(channel.guideKey);
-        this.#tally.keyChannels.set(keyId, (this.#tally.keyChannels.get(keyId) ?? 0) + 1);
-      }
+      const keyed = channel.guideKey !== undefined && channel.guideKey !== '';
+      this.#channels.set(id, { rid, keyed });
+      const keyId = keyed ? this.#keyChannel(channel.guideKey!) : null;
       const shownName = clip(name, LIMITS.name);
       this.#sql.channel.run(
         rid,
@@ -151,6 +156,18 @@ export class Import implements LiveTvImport {
         );
         this.#tally.streams++;
       });
+    });
+  }
+
+  setGuideKey(channelId: string, guideKey: string): void {
+    this.#run('setting a guide key', () => {
+      const channel = this.#channels.get(channelId);
+      if (channel === undefined)
+        throw new Error(`setGuideKey: no channel "${String(channelId).slice(0, 80)}" was added`);
+      if (channel.keyed) throw new Error(`setGuideKey: channel "${channelId}" already has a guide key`);
+      if (typeof guideKey !== 'string' || guideKey === '') throw new Error('setGuideKey: the guide key is empty');
+      channel.keyed = true;
+      this.#sql.channelKey.run(clip(guideKey, LIMITS.key), this.#keyChannel(guideKey), channel.rid);
     });
   }
 
@@ -285,6 +302,13 @@ export class Import implements LiveTvImport {
         ? error
         : new MarqueeError('IMPORT_FAILED', reason, { cause: error, details: { file: this.#host.file } });
     }
+  }
+
+  /** The key id of `key`, counting one more channel that shows it. */
+  #keyChannel(key: string): number {
+    const keyId = this.#keyId(key);
+    this.#tally.keyChannels.set(keyId, (this.#tally.keyChannels.get(keyId) ?? 0) + 1);
+    return keyId;
   }
 
   #keyId(key: string): number {

@@ -224,6 +224,39 @@ describe('channel catalog', () => {
   });
 });
 
+describe('channels keyed after the guides', () => {
+  it('gives a channel added without a guide key the programmes of the key set later, once', async () => {
+    const imp = await store.beginLiveTvImport({ now: NOW });
+    const { guideKey: _g1, ...one } = channel(1);
+    const { guideKey: _g2, ...two } = channel(2);
+    imp.addChannel(one);
+    imp.addChannel(two); // stays without a guide
+    imp.addProgrammes([programme('g1', '2030-01-10T20:00:00Z', '2030-01-10T21:00:00Z', 'late news')]);
+    imp.addProgrammes([programme('g9', '2030-01-10T20:00:00Z', '2030-01-10T21:00:00Z', 'nobody watches')]);
+    imp.setGuideKey('mq-tv:c1', 'g1');
+    const report = imp.commit();
+    expect(report.counts).toMatchObject({ channels: 2, matchedChannels: 1, unmatchedChannels: 1, programmes: 1 });
+    expect(report.dropped.unusedGuide).toBe(1);
+    expect(store.getChannel('mq-tv:c1')?.guideKey).toBe('g1');
+    expect(store.guideDay({ day: '2030-01-10' }).map((c) => [c.channel.id, titles(c.programmes)])).toEqual([
+      ['mq-tv:c1', ['late news']],
+      ['mq-tv:c2', []],
+    ]);
+  });
+
+  it('refuses a key for a channel never added or already keyed, failing the import', async () => {
+    const first = await store.beginLiveTvImport({ now: NOW });
+    first.addChannel(channel(1));
+    expect(() => first.setGuideKey('mq-tv:nope', 'g1')).toThrow(/no channel "mq-tv:nope" was added/);
+    expect(first.finished).toBe(true);
+    const second = await store.beginLiveTvImport({ now: NOW });
+    second.addChannel(channel(1)); // keyed g1 when added
+    expect(() => second.setGuideKey('mq-tv:c1', 'g2')).toThrow(/already has a guide key/);
+    expect(second.finished).toBe(true);
+    expect(store.counts().channels).toBe(0); // nothing was ever committed
+  });
+});
+
 describe('programmes', () => {
   it('keeps every field, choosing the preferred language', async () => {
     await load(
