@@ -1,8 +1,8 @@
 /**
  * `importLiveTv`: playlists + guides → one atomic store import. Order of work: the change check
- * (refreshes), the playlists (small, read whole), channels with stable ids, then each guide
- * streamed in priority order, then matching — done last, when every guide channel is known,
- * because the store sets a channel's guide key when the channel is added — and the commit.
+ * (refreshes), the playlists (small, read whole), channels with stable ids (stored at once, so
+ * only what matching needs stays in memory while the guides stream), then each guide streamed in
+ * priority order, then matching — done last, when every guide channel is known — and the commit.
  * Any failure aborts the store import (the previous data stays served, the failure is recorded
  * in the import history) and throws IMPORT_FAILED naming the source being read.
  */
@@ -10,15 +10,29 @@ import { MarqueeError } from '../errors.js';
 import type { SourceOptions, SourceStream, SourceValidators } from '../sources/input/index.js';
 import { redactLocation } from '../sources/input/index.js';
 import { parseM3u } from '../sources/m3u/index.js';
+import { StringInterner } from '../sources/xmltv/index.js';
 import type { LiveTvImport, Store } from '../store/index.js';
 import { buildChannels, type PlaylistInput } from './channels.js';
 import { type GuideContext, importGuide } from './guide.js';
-import { GuideIndex, MatchDemand, shiftedKey } from './match.js';
+import { GuideIndex, MatchDemand, type MatchSubject, shiftedKey } from './match.js';
 import { checkGuides, type PlaylistText, readPlaylist } from './sources.js';
-import type { GuideSource, LiveTvImportOptions, LiveTvImportResult, MatchCounts, SourceReport } from './types.js';
+import type {
+  GuideSource,
+  ImportWarning,
+  LiveTvImportOptions,
+  LiveTvImportResult,
+  MatchCounts,
+  SourceReport,
+} from './types.js';
 import { warningList } from './warnings.js';
 
 const HOUR = 3_600_000;
+
+/** What matching needs of a stored channel. */
+interface MatchChannel extends MatchSubject {
+  readonly id: string;
+  readonly source: string;
+}
 
 /**
  * Imports the configured playlists and guides into `store`, atomically.
@@ -65,9 +79,12 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
       opened = check.opened;
     }
     // Something changed: every source is read in full, the unchanged playlists again.
-    for (const [i, t] of texts.entries()) {
-      reading = t.label;
-      if (t.text === undefined) texts[i] = await readPlaylist(t.source, sourceOptions, options.onProgress);
+    // By index: a loop variable would keep the last playlist's text alive across the guides (a
+    // suspended async function keeps its variables).
+    for (let i = 0; i < texts.length; i++) {
+      reading = texts[i]!.label;
+      if (texts[i]!.text === undefined)
+        texts[i] = await readPlaylist(texts[i]!.source, sourceOptions, options.onProgress);
     }
 
     reading = store.file;
@@ -78,42 +95,35 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
       ...(options.languages ? { languages: options.languages } : {}),
     });
 
-    // 2. Channels.
-    const inputs: PlaylistInput[] = [];
-    const sources: SourceReport[] = [];
-    const validators: Record<string, SourceValidators> = {};
-    const headerGuides: { location: string; namedBy: string }[] = [];
-    for (const t of texts) {
-      const playlist = parseM3u(t.text ?? '', t.label);
-      for (const w of playlist.warnings) warnings.add(w);
-      for (const url of playlist.header.guideUrls) {
-        if (!headerGuides.some((g) => g.location === url)) headerGuides.push({ location: url, namedBy: t.label });
-      }
-      inputs.push({ playlist, source: t.label, shiftHours: t.source.shiftHours ?? 0 });
-      sources.push({ ...t.report, records: playlist.entries.length, warnings: playlist.warnings.length });
-      if (t.validators) validators[t.source.location] = t.validators;
-    }
-    const channels = buildChannels(inputs, options, warnings.add);
-    if (channels.length === 0) {
-      const entries = inputs.reduce((n, i) => n + i.playlist.entries.length, 0);
-      throw new MarqueeError(
-        'IMPORT_FAILED',
-        `${texts.map((t) => t.label).join(', ')}: no channel to serve (${entries} entries read; ` +
-          'none left after the group filters and URL checks); the previous data is still served',
-      );
-    }
-
-    // The playlists' text and entries are not needed past this point; the guides can take
-    // a while, so let them go now (the 50,000-entry benchmark playlist holds about 30 MB).
+    // 2. Channels, parsed in a function of their own: nothing of the parsed playlists outlives it.
+    const { channels, sources, validators, headerGuides } = playlistChannels(texts, options, warnings.add);
     texts.length = 0;
-    inputs.length = 0;
+
+    // The channels go into the store now. Matching, after the guides, needs only their names,
+    // ids and shifts: kept as strings of their own, since strings cut from the playlist text
+    // would keep all of it alive (the guides can take a while, and the 50,000-entry benchmark
+    // playlist holds about 50 MB in memory).
+    const own = new StringInterner();
+    const subjects: MatchChannel[] = channels.map((channel) => {
+      imp!.addChannel(channel);
+      return {
+        id: channel.id,
+        name: own.intern(channel.name),
+        ...(channel.tvgId !== undefined ? { tvgId: own.intern(channel.tvgId) } : {}),
+        ...(channel.tvgName !== undefined ? { tvgName: own.intern(channel.tvgName) } : {}),
+        shiftHours: channel.shiftHours,
+        source: channel.source,
+      };
+    });
+    channels.length = 0;
+    options.onChannelsStored?.();
 
     // 3. Guides, streamed in priority order.
     const overrides = new Map(Object.entries(options.guideOverrides ?? {}));
     const guides: readonly (GuideSource & { readonly namedBy?: string })[] = configuredGuides(options) ?? headerGuides;
     const ctx: GuideContext = {
       imp,
-      demand: new MatchDemand(channels, overrides),
+      demand: new MatchDemand(subjects, overrides),
       index: new GuideIndex(),
       keysWritten: new Set(),
       sourceOptions: guideOptions(sourceOptions, options),
@@ -141,7 +151,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
       normalizedName: 0,
     };
     const unmatched: string[] = [];
-    for (const channel of channels) {
+    for (const channel of subjects) {
       const match = ctx.index.resolve(channel, overrides);
       const guideKey = match ? shiftedKey(match.key, channel.shiftHours) : undefined;
       if (match && match.rule === 'override' && !ctx.index.has(match.key)) {
@@ -152,10 +162,10 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
       }
       if (match && guideKey !== undefined && ctx.keysWritten.has(guideKey)) matchedBy[match.rule]++;
       else if (unmatched.length < maxListed) unmatched.push(channel.name);
-      imp.addChannel({ ...channel, ...(guideKey !== undefined ? { guideKey } : {}) });
+      if (guideKey !== undefined) imp.setGuideKey(channel.id, guideKey);
     }
 
-    options.onProgress?.({ phase: 'commit', source: store.file, bytes: 0, records: channels.length });
+    options.onProgress?.({ phase: 'commit', source: store.file, bytes: 0, records: subjects.length });
     signal?.throwIfAborted();
     const report = imp.commit({
       warnings: warnings.count(),
@@ -187,6 +197,38 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
     else if (!imp) await recordFailure(store, failure.message);
     throw failure;
   }
+}
+
+/** The playlists parsed and grouped into channels, with their source reports; throws when no channel is left. */
+function playlistChannels(
+  texts: readonly PlaylistText[],
+  options: LiveTvImportOptions,
+  warn: (warning: ImportWarning) => void,
+) {
+  const inputs: PlaylistInput[] = [];
+  const sources: SourceReport[] = [];
+  const validators: Record<string, SourceValidators> = {};
+  const headerGuides: { location: string; namedBy: string }[] = [];
+  for (const t of texts) {
+    const playlist = parseM3u(t.text ?? '', t.label);
+    for (const w of playlist.warnings) warn(w);
+    for (const url of playlist.header.guideUrls) {
+      if (!headerGuides.some((g) => g.location === url)) headerGuides.push({ location: url, namedBy: t.label });
+    }
+    inputs.push({ playlist, source: t.label, shiftHours: t.source.shiftHours ?? 0 });
+    sources.push({ ...t.report, records: playlist.entries.length, warnings: playlist.warnings.length });
+    if (t.validators) validators[t.source.location] = t.validators;
+  }
+  const channels = buildChannels(inputs, options, warn);
+  if (channels.length === 0) {
+    const entries = inputs.reduce((n, i) => n + i.playlist.entries.length, 0);
+    throw new MarqueeError(
+      'IMPORT_FAILED',
+      `${texts.map((t) => t.label).join(', ')}: no channel to serve (${entries} entries read; ` +
+        'none left after the group filters and URL checks); the previous data is still served',
+    );
+  }
+  return { channels, sources, validators, headerGuides };
 }
 
 /** The counts of the data being served (an unchanged refresh reports what is still served). */
