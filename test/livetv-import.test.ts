@@ -105,13 +105,20 @@ describe('importLiveTv with the fixture playlist and two guides', () => {
     expect(store.getChannel('mq-tv:broken.xx')).toBeUndefined();
   });
 
-  it('reports progress per source and phase', async () => {
+  it('reports progress per source and phase, and when the channels are stored', async () => {
     const { store } = open();
     const seen: string[] = [];
-    await importFixtures(store, { onProgress: (p) => seen.push(`${p.phase}:${p.bytes > 0}`) });
+    await importFixtures(store, {
+      onProgress: (p) => seen.push(`${p.phase}:${p.bytes > 0}`),
+      onChannelsStored: () => seen.push('channels stored'),
+    });
     expect(seen[0]).toBe('playlist:true');
     expect(seen).toContain('guide:true');
     expect(seen.at(-1)).toBe('commit:false');
+    // Once, between the playlists and the first guide: the moment the CLI collects garbage.
+    expect(seen.filter((s) => s === 'channels stored')).toHaveLength(1);
+    expect(seen.indexOf('channels stored')).toBeGreaterThan(seen.lastIndexOf('playlist:true'));
+    expect(seen.indexOf('channels stored')).toBeLessThan(seen.indexOf('guide:true'));
   });
 
   it('filters groups by include and exclude lists', async () => {

@@ -10,6 +10,7 @@ import type { ConfigField } from '../protocol/index.js';
 import { createTokenCodec } from '../server/index.js';
 import type { Store } from '../store/index.js';
 import { loadOrCreateKeyRing } from './keys.js';
+import { collectGarbage } from './memory.js';
 import type { Settings } from './settings.js';
 import { version } from './version.js';
 
@@ -104,6 +105,7 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
         sourceOptions: sourceOptions(settings),
         ...(hooks.previous ? { previous: hooks.previous } : {}),
         ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
+        onChannelsStored: collectGarbage,
         ...signal,
       });
     } catch (error) {
