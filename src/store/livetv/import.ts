@@ -161,6 +161,8 @@ export class Import implements LiveTvImport {
 
   setGuideKey(channelId: string, guideKey: string): void {
     this.#run('setting a guide key', () => {
+      // Like addChannel: once sealed, programmes of keys no channel showed were already dropped.
+      if (this.#sealed) throw new Error('setGuideKey after sealChannels()');
       const channel = this.#channels.get(channelId);
       if (channel === undefined)
         throw new Error(`setGuideKey: no channel "${String(channelId).slice(0, 80)}" was added`);

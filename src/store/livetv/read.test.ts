@@ -244,7 +244,7 @@ describe('channels keyed after the guides', () => {
     ]);
   });
 
-  it('refuses a key for a channel never added or already keyed, failing the import', async () => {
+  it('refuses a key for a channel never added or already keyed, or after sealing, failing the import', async () => {
     const first = await store.beginLiveTvImport({ now: NOW });
     first.addChannel(channel(1));
     expect(() => first.setGuideKey('mq-tv:nope', 'g1')).toThrow(/no channel "mq-tv:nope" was added/);
@@ -253,6 +253,12 @@ describe('channels keyed after the guides', () => {
     second.addChannel(channel(1)); // keyed g1 when added
     expect(() => second.setGuideKey('mq-tv:c1', 'g2')).toThrow(/already has a guide key/);
     expect(second.finished).toBe(true);
+    const third = await store.beginLiveTvImport({ now: NOW });
+    const { guideKey: _g, ...unkeyed } = channel(1);
+    third.addChannel(unkeyed);
+    third.sealChannels(); // programmes of keys no channel shows are dropped from here on
+    expect(() => third.setGuideKey('mq-tv:c1', 'g1')).toThrow(/setGuideKey after sealChannels/);
+    expect(third.finished).toBe(true);
     expect(store.counts().channels).toBe(0); // nothing was ever committed
   });
 });
