@@ -79,6 +79,22 @@ describe('readXmltv across chunk boundaries', () => {
     },
   );
 
+  it('decodes a chunk larger than its 32 KiB decoding pieces the same, with characters cut at the piece edges', async () => {
+    // A title of 4-byte characters laid across the 32 KiB edge at each of its four byte offsets.
+    for (const shift of [0, 1, 2, 3]) {
+      const head = '<?xml version="1.0" encoding="UTF-8"?>\n<tv>\n<!-- ';
+      const programme = `<programme start="20240301060000 +0000" stop="20240301070000 +0000" channel="c"><title>${'😀'.repeat(40)}ü</title></programme>\n`;
+      // The edge falls 10 characters into the first title, `shift` bytes into a character.
+      const intoTitle = Buffer.byteLength(programme.slice(0, programme.indexOf('😀'))) + 40 + shift;
+      const padding = 32 * 1024 - Buffer.byteLength(head) - ' -->\n'.length - intoTitle;
+      const bytes = new TextEncoder().encode(`${head}${'x'.repeat(padding)} -->\n${programme.repeat(3)}</tv>\n`);
+      const whole = await collect([bytes]);
+      expect(whole.programmes.map((p) => p.titles[0]?.text)).toEqual(Array(3).fill(`${'😀'.repeat(40)}ü`));
+      expect(whole.warnings).toEqual([]);
+      expect({ ...(await collect(split(bytes, 1000))), batches: 0 }).toEqual({ ...whole, batches: 0 });
+    }
+  });
+
   it('replaces invalid UTF-8 bytes as TextDecoder does, whatever the chunking', async () => {
     const bytes = documents.find(([name]) => name === 'invalid utf-8')![1];
     const expected = new TextDecoder().decode(
