@@ -16,6 +16,11 @@ export interface ConnectionOptions {
   readonly busyTimeoutMs: number;
   /** Page cache of this connection, in KiB. */
   readonly cacheKiB: number;
+  /**
+   * Bytes of the database file SQLite may read through a memory map instead of read() calls
+   * (`PRAGMA mmap_size`); 0 (the default) reads everything through the page cache.
+   */
+  readonly mmapBytes?: number;
 }
 
 /** Past a checkpoint, the WAL file is truncated back to this size so one big import does not leave it huge. */
@@ -39,6 +44,8 @@ export function openConnection(file: string, options: ConnectionOptions): Connec
     db.pragma(`cache_size = -${Math.max(256, Math.trunc(options.cacheKiB))}`);
     db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT}`);
     db.pragma('foreign_keys = OFF');
+    if (options.mmapBytes !== undefined && options.mmapBytes > 0)
+      db.pragma(`mmap_size = ${Math.trunc(options.mmapBytes)}`);
     return db;
   } catch (error) {
     try {

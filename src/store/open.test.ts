@@ -152,6 +152,24 @@ describe('data version', () => {
 });
 
 describe('opening', () => {
+  it('maps the file for the read connection (1 GiB by default, 0 turns it off) and reads each import whole through the map', async () => {
+    const store = openStore(file);
+    expect(store.context.db.pragma('mmap_size', { simple: true })).toBe(1024 * 1024 * 1024);
+    for (const count of [50, 3_000, 20]) {
+      // The file grows past the pages mapped at the first read, then most rows are deleted.
+      const imp = await store.beginLiveTvImport();
+      for (let i = 1; i <= count; i++) imp.addChannel(channel(i, { name: `Channel number ${i} `.repeat(6) }));
+      imp.commit();
+      expect(store.countChannels()).toBe(count);
+      expect(store.listChannels({ offset: count - 1, limit: 5 }).map((c) => c.id)).toEqual([`mq-tv:c${count}`]);
+    }
+    store.close();
+    const unmapped = openStore(file, { mmapMiB: 0 });
+    expect(unmapped.context.db.pragma('mmap_size', { simple: true })).toBe(0);
+    expect(unmapped.countChannels()).toBe(20);
+    unmapped.close();
+  });
+
   it('refuses a file that is not a database, naming it, and leaves it untouched', () => {
     const garbage = Buffer.from('this is not SQLite at all\n'.repeat(400));
     writeFileSync(file, garbage);
