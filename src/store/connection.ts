@@ -23,6 +23,15 @@ export interface ConnectionOptions {
   readonly mmapBytes?: number;
 }
 
+/**
+ * Page size of a new store: 16 KiB instead of SQLite's 4 KiB. A programme row is about 400
+ * bytes, so a 4 KiB page holds ten and an import of hundreds of thousands of rows does four
+ * times the per-page work (B-tree splits, WAL frames, checkpoint copies): the 370 MB benchmark
+ * guide imports 5 % faster into a 3 % smaller file, and guide pages read no slower. An existing
+ * file keeps the page size it was created with (changing it would need a VACUUM).
+ */
+const NEW_STORE_PAGE_SIZE = 16 * 1024;
+
 /** Past a checkpoint, the WAL file is truncated back to this size so one big import does not leave it huge. */
 const JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024;
 
@@ -35,7 +44,9 @@ export function openConnection(file: string, options: ConnectionOptions): Connec
   let db: Connection | undefined;
   try {
     db = new Database(file, { timeout: options.busyTimeoutMs });
-    // The first statement reads the header: a garbage file fails here with SQLITE_NOTADB.
+    // Takes effect only while the file is still empty; reads nothing.
+    db.pragma(`page_size = ${NEW_STORE_PAGE_SIZE}`);
+    // The first statement that reads the header: a garbage file fails here with SQLITE_NOTADB.
     const mode = db.pragma('journal_mode = WAL', { simple: true });
     if (mode !== 'wal') {
       throw new Error(`the file system refused WAL mode (journal_mode is ${String(mode)})`);

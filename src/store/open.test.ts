@@ -152,6 +152,27 @@ describe('data version', () => {
 });
 
 describe('opening', () => {
+  it('creates new stores with 16 KiB pages and opens older ones with the page size they have', async () => {
+    openStore(file).close();
+    const created = raw(file);
+    expect(created.pragma('page_size', { simple: true })).toBe(16 * 1024);
+    created.close();
+
+    const older = join(tmp.dir, 'older.db');
+    const db = raw(older);
+    db.pragma('page_size = 4096');
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE placeholder (x); DROP TABLE placeholder;');
+    db.close();
+    const store = openStore(older);
+    const imp = await store.beginLiveTvImport();
+    imp.addChannel(channel(1));
+    imp.commit();
+    expect(store.countChannels()).toBe(1);
+    expect(store.context.db.pragma('page_size', { simple: true })).toBe(4096);
+    store.close();
+  });
+
   it('maps the file for the read connection (1 GiB by default, 0 turns it off) and reads each import whole through the map', async () => {
     const store = openStore(file);
     expect(store.context.db.pragma('mmap_size', { simple: true })).toBe(1024 * 1024 * 1024);
