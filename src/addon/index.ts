@@ -13,3 +13,4 @@ export {
   serializeBody,
 } from './raw-json.js';
 export type * from './types.js';
+export { type WarmUpOptions, type WarmUpResult, warmUp } from './warm.js';

@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { renderUnicodeCompact } from 'uqr';
-import type { Addon } from '../../addon/index.js';
+import { type Addon, warmUp } from '../../addon/index.js';
 import { demoGuide } from '../../demo/index.js';
 import { MarqueeError } from '../../errors.js';
 import { createRefresher, type SourceState } from '../../livetv/index.js';
@@ -141,6 +141,13 @@ export const serveCommand: Command = {
           ? { rateLimit: { perMinute: settings.security.rateLimitPerMinute } }
           : {}),
       });
+      // First pages are several times slower than later ones (compiling, preparing statements):
+      // pay that before listening, and after each rebuild between users' requests, not in them.
+      const warm = async (built: Addon) => {
+        const result = await warmUp(built);
+        log.event(`warmed up: ${result.requests} catalog pages in ${result.ms} ms`);
+      };
+      await warm(addon);
       const host = settings.host ?? '127.0.0.1';
       const running = await listen(handler, { port: settings.port ?? 7000, host });
       const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
@@ -198,6 +205,7 @@ export const serveCommand: Command = {
                 }
                 if (outcome.livetv && !('error' in outcome.livetv)) previous = outcome.livetv.state;
                 addon = buildAddon(store, settings, keyFile);
+                void warm(addon);
               },
               onError: (error, info) =>
                 log.error({

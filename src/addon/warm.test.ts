@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { createAddon } from './create-addon.js';
+import { warmUp } from './warm.js';
+
+const NOW = Date.UTC(2026, 10, 24, 22, 30);
+
+function addonLogging(calls: string[], failing = false) {
+  return createAddon({
+    manifest: {
+      id: 'org.test.warm',
+      version: '1.0.0',
+      name: 'Warm',
+      description: 'd',
+      resources: ['catalog'],
+      types: ['tv', 'movie'],
+      catalogs: [
+        { type: 'tv', id: 'channels', name: 'Channels', extra: [{ name: 'date' }, { name: 'skip' }] },
+        { type: 'movie', id: 'found', name: 'Found', extra: [{ name: 'search', isRequired: true }] },
+        { type: 'movie', id: 'top', name: 'Top' },
+      ],
+      behaviorHints: { epgProvider: true },
+    },
+    handlers: {
+      catalog: ({ type, id, extra }) => {
+        calls.push(
+          `${type}/${id}${extra.date ? ` date=${extra.date}` : ''}${extra.search ? ` search=${extra.search}` : ''}`,
+        );
+        if (failing && id === 'top') throw new Error('store closed');
+        return type === 'tv' && extra.date ? { metasDetailed: [] } : { metas: [] };
+      },
+    },
+  });
+}
+
+describe('warmUp', () => {
+  it("asks each catalog's first page and a date catalog's page of today, once per round, never a required extra", async () => {
+    const calls: string[] = [];
+    const result = await warmUp(addonLogging(calls), { rounds: 2, now: NOW });
+    const round = ['tv/channels', 'tv/channels date=2026-11-24', 'movie/top'];
+    expect(calls).toEqual([...round, ...round]);
+    expect(result).toMatchObject({ requests: 6, failed: 0 });
+  });
+
+  it('counts a throwing handler as failed and goes on; an aborted warm-up stops between requests', async () => {
+    const calls: string[] = [];
+    const result = await warmUp(addonLogging(calls, true), { rounds: 1, now: NOW });
+    expect(result).toMatchObject({ requests: 3, failed: 1 });
+
+    const controller = new AbortController();
+    const stopped: string[] = [];
+    const pending = warmUp(addonLogging(stopped), { rounds: 5, now: NOW, signal: controller.signal });
+    controller.abort();
+    expect((await pending).requests).toBeLessThanOrEqual(1);
+    expect(stopped.length).toBeLessThanOrEqual(1);
+  });
+
+  it('lets other work run between its requests', async () => {
+    const order: string[] = [];
+    const addon = addonLogging(order);
+    const warming = warmUp(addon, { rounds: 1, now: NOW });
+    setImmediate(() => order.push('other work'));
+    await warming;
+    expect(order.indexOf('other work')).toBeGreaterThan(-1);
+    expect(order.indexOf('other work')).toBeLessThan(order.length - 1);
+  });
+});

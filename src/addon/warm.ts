@@ -1,0 +1,67 @@
+/**
+ * Warming an add-on up: its catalogs' first pages asked of its own handlers before users ask.
+ * A process answers its first pages several times slower than later ones: functions are
+ * compiled on first call and optimised after a few, statements are prepared on first use, and
+ * the first page of a guide day reads store pages nothing has read yet. Measured on the
+ * 10,000-channel benchmark store, the first guide page took 59 ms and the second 47 ms where the
+ * steady state is 5 ms. Warming pays that once, right after start (and after each add-on
+ * rebuild), instead of in a user's first requests. Answers are discarded, not cached: what users
+ * get is always built for them.
+ */
+
+import type { ExtraPairs } from '../protocol/index.js';
+import type { Addon } from './create-addon.js';
+
+export interface WarmUpOptions {
+  /** How many times each request is made: the first compiles, the next ones let hot code be optimised. Default 3. */
+  readonly rounds?: number;
+  /** The time whose UTC day is asked of catalogs with a `date` extra. Default now. */
+  readonly now?: number;
+  /** Stops between requests when aborted. */
+  readonly signal?: AbortSignal;
+}
+
+export interface WarmUpResult {
+  readonly requests: number;
+  /** Requests whose handler threw or answered 404 (a warm-up never throws). */
+  readonly failed: number;
+  readonly ms: number;
+}
+
+/**
+ * Asks each catalog for its first page (when none of its extras is required) and, when it has a
+ * `date` extra, for the page of today's UTC day; `rounds` times, yielding to the event loop
+ * between requests so that users' requests are answered in between.
+ *
+ * @example void warmUp(addon).then((r) => log(`warmed up with ${r.requests} requests in ${r.ms} ms`))
+ */
+export async function warmUp(addon: Addon, options: WarmUpOptions = {}): Promise<WarmUpResult> {
+  const started = performance.now();
+  const rounds = Math.max(0, Math.trunc(options.rounds ?? 3));
+  const today = new Date(options.now ?? Date.now()).toISOString().slice(0, 10);
+  const requests: Array<{ type: string; id: string; extra: ExtraPairs }> = [];
+  for (const catalog of addon.manifest.catalogs) {
+    const extras = catalog.extra ?? [];
+    const required = extras.filter((e) => e.isRequired === true).map((e) => e.name);
+    if (required.length === 0) requests.push({ type: catalog.type, id: catalog.id, extra: [] });
+    if (extras.some((e) => e.name === 'date') && required.every((name) => name === 'date')) {
+      requests.push({ type: catalog.type, id: catalog.id, extra: [['date', today]] });
+    }
+  }
+  let made = 0;
+  let failed = 0;
+  for (let round = 0; round < rounds; round++) {
+    for (const request of requests) {
+      if (options.signal?.aborted) return { requests: made, failed, ms: Math.round(performance.now() - started) };
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      made++;
+      try {
+        const answer = await addon.handle({ resource: 'catalog', ...request, rawJson: true });
+        if (answer.status !== 200) failed++;
+      } catch {
+        failed++;
+      }
+    }
+  }
+  return { requests: made, failed, ms: Math.round(performance.now() - started) };
+}
