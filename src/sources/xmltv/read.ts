@@ -5,9 +5,9 @@
  * it never reads a DTD and we decode only XML's five entities and numeric references, so entity
  * bombs and external entities have nothing to expand.
  */
-import { Tokenizer } from 'htmlparser2';
 import type { GuideChannel, Programme, SourceWarning } from '../records.js';
 import { ChunkDecoder } from './decode.js';
+import { createFastTokenizer } from './fast-tokenizer.js';
 import { resolveXmltvLimits, type XmltvLimits } from './limits.js';
 import { XmltvMapper } from './mapper.js';
 import { createXmltvTimeParser } from './time.js';
@@ -65,7 +65,7 @@ export async function* readXmltv(
   const mapper = new XmltvMapper({ source: options.source, limits, window, warnings, parseTime }, tokens.names);
   tokens.attach(mapper);
   // Entities are decoded by the mapper, only in the text it keeps: the tokenizer runs far faster without.
-  const tokenizer = new Tokenizer({ xmlMode: true, decodeEntities: false }, tokens);
+  const tokenizer = createFastTokenizer({ xmlMode: true, decodeEntities: false }, tokens);
   const decoder = new ChunkDecoder(warnings);
   let replacementSeen = false;
 
