@@ -52,8 +52,8 @@ export async function warmUp(addon: Addon, options: WarmUpOptions = {}): Promise
   let failed = 0;
   for (let round = 0; round < rounds; round++) {
     for (const request of requests) {
-      if (options.signal?.aborted) return { requests: made, failed, ms: Math.round(performance.now() - started) };
       await new Promise<void>((resolve) => setImmediate(resolve));
+      if (options.signal?.aborted) return { requests: made, failed, ms: Math.round(performance.now() - started) };
       made++;
       try {
         const answer = await addon.handle({ resource: 'catalog', ...request, rawJson: true });

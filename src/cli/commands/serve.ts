@@ -143,8 +143,9 @@ export const serveCommand: Command = {
       });
       // First pages are several times slower than later ones (compiling, preparing statements):
       // pay that before listening, and after each rebuild between users' requests, not in them.
+      const warming = new AbortController();
       const warm = async (built: Addon) => {
-        const result = await warmUp(built);
+        const result = await warmUp(built, { signal: warming.signal });
         log.event(`warmed up: ${result.requests} catalog pages in ${result.ms} ms`);
       };
       await warm(addon);
@@ -218,6 +219,7 @@ export const serveCommand: Command = {
 
       const signal = await io.stopped;
       log.event(`${signal}: finishing requests in flight, then stopping`);
+      warming.abort();
       await refresher?.stop();
       await running.close(10_000);
       return 0;
