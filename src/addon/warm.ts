@@ -9,7 +9,7 @@
  * get is always built for them.
  */
 
-import type { ExtraPairs } from '../protocol/index.js';
+import { type ExtraPairs, isGuideCatalog, requiredExtras } from '../protocol/index.js';
 import type { Addon } from './create-addon.js';
 
 export interface WarmUpOptions {
@@ -29,8 +29,8 @@ export interface WarmUpResult {
 }
 
 /**
- * Asks each catalog for its first page (when none of its extras is required) and, when it has a
- * `date` extra, for the page of today's UTC day; `rounds` times, yielding to the event loop
+ * Asks each catalog for its first page (when none of its extras is required) and, when it is a
+ * guide catalog (`tv` with a `date` extra), for the page of today's UTC day; `rounds` times, yielding to the event loop
  * between requests so that users' requests are answered in between.
  *
  * @example void warmUp(addon).then((r) => log(`warmed up with ${r.requests} requests in ${r.ms} ms`))
@@ -41,10 +41,9 @@ export async function warmUp(addon: Addon, options: WarmUpOptions = {}): Promise
   const today = new Date(options.now ?? Date.now()).toISOString().slice(0, 10);
   const requests: Array<{ type: string; id: string; extra: ExtraPairs }> = [];
   for (const catalog of addon.manifest.catalogs) {
-    const extras = catalog.extra ?? [];
-    const required = extras.filter((e) => e.isRequired === true).map((e) => e.name);
+    const required = requiredExtras(catalog);
     if (required.length === 0) requests.push({ type: catalog.type, id: catalog.id, extra: [] });
-    if (extras.some((e) => e.name === 'date') && required.every((name) => name === 'date')) {
+    if (isGuideCatalog(catalog) && required.every((name) => name === 'date')) {
       requests.push({ type: catalog.type, id: catalog.id, extra: [['date', today]] });
     }
   }
