@@ -91,16 +91,10 @@ export async function* readXmltv(
   };
 
   for await (const chunk of chunks) {
-    const pieces = typeof chunk === 'string' ? 1 : Math.max(1, Math.ceil(chunk.length / DECODE_BYTES));
-    for (let piece = 0; piece < pieces; piece++) {
-      const text = decoder.decode(
-        pieces === 1 ? chunk : (chunk as Uint8Array).subarray(piece * DECODE_BYTES, (piece + 1) * DECODE_BYTES),
-      );
-      for (let i = 0; i < text.length; i += SLICE_CHARS) {
-        feed(text.length <= SLICE_CHARS ? text : text.slice(i, i + SLICE_CHARS));
-        const batch = takeBatch(mapper, warnings);
-        if (batch !== undefined) yield batch;
-      }
+    for (const text of textPieces(decoder, chunk)) {
+      feed(text);
+      const batch = takeBatch(mapper, warnings);
+      if (batch !== undefined) yield batch;
     }
   }
   const rest = decoder.flush();
@@ -109,6 +103,27 @@ export async function* readXmltv(
   warnings.finish();
   const batch = takeBatch(mapper, warnings);
   if (batch !== undefined) yield batch;
+}
+
+/**
+ * The text of `chunk` in pieces the parser takes one at a time: bytes decoded at most
+ * DECODE_BYTES at a time (so each string stays young), a string cut every SLICE_CHARS (so each
+ * batch stays bounded). Empty pieces are left out.
+ */
+function* textPieces(decoder: ChunkDecoder, chunk: Uint8Array | string): Generator<string> {
+  if (typeof chunk === 'string') {
+    const text = decoder.decode(chunk);
+    for (let i = 0; i < text.length; i += SLICE_CHARS)
+      yield text.length <= SLICE_CHARS ? text : text.slice(i, i + SLICE_CHARS);
+    return;
+  }
+  // An empty chunk is decoded too: it marks the input as bytes (ChunkDecoder.sawBytes).
+  let at = 0;
+  do {
+    const text = decoder.decode(chunk.length <= DECODE_BYTES ? chunk : chunk.subarray(at, at + DECODE_BYTES));
+    if (text !== '') yield text;
+    at += DECODE_BYTES;
+  } while (at < chunk.length);
 }
 
 function takeBatch(mapper: XmltvMapper, warnings: WarningSink): XmltvBatch | undefined {
