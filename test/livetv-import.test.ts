@@ -78,13 +78,13 @@ describe('importLiveTv with the fixture playlist and two guides', () => {
     const result = await importFixtures(store);
     const day = (id: string) =>
       store.programmesAround(id, Date.parse('2026-03-01T00:00Z'), Date.parse('2026-03-02T00:00Z'));
-    expect(day('mq-tv:arte.fr').map((p) => p.title)).toEqual(['Le Film', 'Late Arte']);
+    expect(day('mq-tv:arte.fr').map((p) => p.video.title)).toEqual(['Le Film — Première partie', 'Late Arte']);
     const shifted = day('mq-tv:arte.fr-plus1h');
-    expect(shifted.map((p) => [new Date(p.start).toISOString(), p.title])).toEqual([
-      ['2026-03-01T21:00:00.000Z', 'Le Film'],
+    expect(shifted.map((p) => [new Date(p.start).toISOString(), p.video.title])).toEqual([
+      ['2026-03-01T21:00:00.000Z', 'Le Film — Première partie'],
       ['2026-03-01T23:00:00.000Z', 'Late Arte'],
     ]);
-    expect(day('mq-tv:local.tv').map((p) => p.title)).toEqual(['Regional News']);
+    expect(day('mq-tv:local.tv').map((p) => p.video.title)).toEqual(['Regional News']);
     expect(result.dropped).toMatchObject({ overlapped: 2, unusedGuide: 1 });
     expect(result.sources.map((s) => [s.kind, s.status, s.records])).toEqual([
       ['playlist', 'fetched', 10],
@@ -214,7 +214,7 @@ describe('refresh with conditional requests', () => {
     const changed = await importLiveTv(store, { ...options, previous: first.state });
     expect(changed.status).toBe('imported');
     expect(changed.sources.map((s) => s.status)).toEqual(['fetched', 'fetched']);
-    const titles = store.programmesAround('mq-tv:bbcone.uk-hd', NOW - 86_400_000, NOW).map((p) => p.title);
+    const titles = store.programmesAround('mq-tv:bbcone.uk-hd', NOW - 86_400_000, NOW).map((p) => p.video.title);
     expect(titles).toContain('Later News');
   });
 });

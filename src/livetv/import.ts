@@ -121,6 +121,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
     // 3. Guides, streamed in priority order.
     const overrides = new Map(Object.entries(options.guideOverrides ?? {}));
     const guides: readonly (GuideSource & { readonly namedBy?: string })[] = configuredGuides(options) ?? headerGuides;
+    imp.setGuideSources(guides.length);
     const ctx: GuideContext = {
       imp,
       demand: new MatchDemand(subjects, overrides),

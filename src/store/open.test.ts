@@ -41,7 +41,7 @@ describe('migrations', () => {
       MIGRATIONS.map((m) => m.name),
     );
     const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all();
-    expect(tables).toEqual(expect.arrayContaining(['imports', 'channels', 'streams', 'programmes', 'guide_channels']));
+    expect(tables).toEqual(expect.arrayContaining(['imports', 'channels', 'streams', 'guide_days', 'guide_channels']));
     db.close();
   });
 
@@ -64,7 +64,7 @@ describe('migrations', () => {
     again.close();
   });
 
-  it('renders the video fields of programmes stored before the video column existed', () => {
+  it('renders the video fields of programmes stored before the video column existed, then groups them into guide days', () => {
     const db = conn(file);
     migrate(db, file, MIGRATIONS.slice(0, 3)); // the schema before livetv-002-programme-video
     db.prepare(`INSERT INTO guide_channels (id, key, names) VALUES (1, 'g1', '[]')`).run();
@@ -84,14 +84,26 @@ describe('migrations', () => {
       '{"actors":["A"]}',
     );
     insert.run(at('2030-01-10T21:00Z'), at('2030-01-10T22:00Z'), '', null, null, null, null);
+    // Over midnight: it belongs to both days.
+    insert.run(at('2030-01-10T23:30Z'), at('2030-01-11T00:30Z'), 'Night', null, null, null, null);
     db.close();
 
     const store = openStore(file);
-    const tails = store.context.db.prepare('SELECT video FROM programmes ORDER BY start').pluck().all() as Buffer[];
-    expect(tails.map(String)).toEqual([
-      ',"title":"News — Late","overview":"Today.","genres":["News"],"cast":["A"]',
-      '',
+    const around = store.programmesAround('mq-tv:c1', at('2030-01-10T00:00Z'), at('2030-01-12T00:00Z'));
+    expect(around.map((p) => [p.start, p.stop, p.video])).toEqual([
+      [
+        at('2030-01-10T20:00Z'),
+        at('2030-01-10T21:00Z'),
+        { title: 'News — Late', overview: 'Today.', genres: ['News'], cast: ['A'] },
+      ],
+      [at('2030-01-10T21:00Z'), at('2030-01-10T22:00Z'), {}],
+      [at('2030-01-10T23:30Z'), at('2030-01-11T00:30Z'), { title: 'Night' }],
     ]);
+    const titlesOf = (day: string) =>
+      store.guideDay({ day })[0]!.programmes.map((p) => p.video.title ?? '(channel name)');
+    expect(titlesOf('2030-01-10')).toEqual(['News — Late', '(channel name)', 'Night']);
+    expect(titlesOf('2030-01-11')).toEqual(['Night']);
+    expect(store.context.db.prepare(`SELECT 1 FROM sqlite_schema WHERE name = 'programmes'`).get()).toBeUndefined();
     store.close();
   });
 

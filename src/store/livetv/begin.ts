@@ -36,10 +36,8 @@ export async function beginLiveTvImport(host: ImportHost, options: LiveTvImportO
     ...(options.cacheKiB !== undefined ? { cacheKiB: options.cacheKiB } : {}),
     clear: (writer) => {
       // Without a WHERE clause SQLite truncates each table instead of deleting row by row.
-      writer.exec('DELETE FROM streams; DELETE FROM channels; DELETE FROM programmes; DELETE FROM guide_channels;');
+      writer.exec('DELETE FROM streams; DELETE FROM channels; DELETE FROM guide_days; DELETE FROM guide_channels;');
       writer.exec('DELETE FROM channel_groups');
-      // Rebuilt once at commit (finish.ts): cheaper than keeping it up to date row by row.
-      writer.exec('DROP INDEX programmes_key_start');
     },
   });
   return new Import(host, db, id, options);

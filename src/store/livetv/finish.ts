@@ -1,12 +1,12 @@
 /**
  * The commit-time steps of a live-TV import, run inside its write transaction: drop guide data
- * no channel shows, keep one programme per (guide channel, start), build the programme index,
- * resolve overlaps between sources by priority, store each guide channel's longest programme
- * (the bound that turns day queries into index range scans), rebuild the group list, and count
- * what is served.
+ * no channel shows, apply the merge rules to the keys that need them (merge.ts) and group their
+ * programmes into guide days, join guide days written in parts, store each guide channel's
+ * longest programme, rebuild the group list, and count what is served.
  */
 import type { Connection } from '../connection.js';
-import { PROGRAMMES_INDEX_SQL } from '../migrations/livetv.js';
+import type { GuideDayWriter } from './guide-days.js';
+import type { MergeTable } from './merge.js';
 import type { LiveTvCounts } from './types.js';
 
 /** What the import tracked while rows were added (kept in memory: a few entries per guide channel). */
@@ -15,9 +15,11 @@ export interface ImportTally {
   streams: number;
   /** Guide key id → number of channels showing it. */
   readonly keyChannels: Map<number, number>;
+  /** Guide key id → programmes written straight into guide days (keys in the merge table are not here). */
+  readonly keyProgrammes: Map<number, number>;
   /** Guide key ids with at least one programme written. */
   readonly keysWithProgrammes: Set<number>;
-  /** Guide key id → longest programme written (an upper bound once rows are replaced or deleted). */
+  /** Guide key id → longest programme written. */
   readonly keyMaxDuration: Map<number, number>;
   /** Guide key id → priority of its first programme; a key in `mixedPriorities` had several. */
   readonly keyPriority: Map<number, number>;
@@ -34,43 +36,36 @@ export interface FinishResult {
 }
 
 /** Runs the commit steps on `db` (inside the import transaction) and returns the served counts. */
-function deleteKeys(db: Connection, keyIds: number[]): number {
-  return db
-    .prepare('DELETE FROM programmes WHERE key_id IN (SELECT value FROM json_each(?))')
-    .run(JSON.stringify(keyIds)).changes;
-}
-
-export function finishLiveTv(db: Connection, tally: ImportTally): FinishResult {
-  // Before the index exists, one scan deletes every unused guide channel's programmes.
+export function finishLiveTv(
+  db: Connection,
+  tally: ImportTally,
+  days: GuideDayWriter,
+  merging: MergeTable,
+): FinishResult {
+  // Guide channels no channel shows: their programmes go.
   const unused = [...tally.keysWithProgrammes].filter((keyId) => !tally.keyChannels.has(keyId));
-  const unusedGuide = unused.length === 0 ? 0 : deleteKeys(db, unused);
-  for (const keyId of unused) tally.keysWithProgrammes.delete(keyId);
-
-  // Equal start on one key: the best priority stays, then the first written. Only keys whose
-  // programmes did not arrive in increasing start order can hold such pairs.
-  const unordered = [...tally.unordered].filter((keyId) => tally.keysWithProgrammes.has(keyId));
-  if (unordered.length > 0) {
-    db.prepare(`
-      DELETE FROM programmes WHERE rowid IN (
-        SELECT rowid FROM (
-          SELECT rowid, row_number() OVER (PARTITION BY key_id, start ORDER BY prio, rowid) AS place
-          FROM programmes WHERE key_id IN (SELECT value FROM json_each(?)))
-        WHERE place > 1)`).run(JSON.stringify(unordered));
+  let unusedGuide = 0;
+  for (const keyId of unused) {
+    unusedGuide += (tally.keyProgrammes.get(keyId) ?? 0) + (merging.keys.get(keyId) ?? 0);
+    tally.keyProgrammes.delete(keyId);
+    tally.keysWithProgrammes.delete(keyId);
   }
-  db.exec(PROGRAMMES_INDEX_SQL);
+  days.drop(unused);
 
-  // A programme is dropped when a higher-priority source has one overlapping it on the same key.
-  // One statement per key: SQLite collects the rows to delete before deleting, so every
-  // comparison is against the programmes as given. The window on h.start keeps it a range scan.
+  // Keys that need the merge rules: resolved one by one, then written as guide days like the others.
+  let programmes = 0;
+  for (const count of tally.keyProgrammes.values()) programmes += count;
   let overlapped = 0;
-  const deleteOverlaps = db.prepare(`
-    DELETE FROM programmes AS p WHERE p.key_id = @key AND EXISTS (
-      SELECT 1 FROM programmes AS h
-      WHERE h.key_id = @key AND h.start > p.start - @maxDuration AND h.start < p.stop AND h.stop > p.start AND h.prio < p.prio)`);
-  for (const keyId of tally.mixedPriorities) {
+  merging.finish();
+  for (const keyId of merging.keys.keys()) {
     if (!tally.keysWithProgrammes.has(keyId)) continue;
-    overlapped += deleteOverlaps.run({ key: keyId, maxDuration: tally.keyMaxDuration.get(keyId) ?? 0 }).changes;
+    const resolved = merging.resolve(keyId);
+    overlapped += resolved.overlapped;
+    programmes += resolved.kept.length;
+    for (const p of resolved.kept) days.add(keyId, p.start, p.stop, p.video);
   }
+  merging.close();
+  days.finish();
 
   const setMaxDuration = db.prepare('UPDATE guide_channels SET max_duration = ? WHERE id = ?');
   for (const keyId of tally.keysWithProgrammes) setMaxDuration.run(tally.keyMaxDuration.get(keyId) ?? 0, keyId);
@@ -92,7 +87,7 @@ export function finishLiveTv(db: Connection, tally: ImportTally): FinishResult {
       channels: tally.channels,
       streams: tally.streams,
       guideChannels: count('SELECT count(*) FROM guide_channels'),
-      programmes: count('SELECT count(*) FROM programmes'),
+      programmes,
       matchedChannels,
       unmatchedChannels: tally.channels - matchedChannels,
       groups: count('SELECT count(*) FROM channel_groups'),

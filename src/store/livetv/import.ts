@@ -12,18 +12,10 @@ import { closeImportConnection, commitImport, rollbackImport } from '../import-t
 import { boundedDetails } from '../imports.js';
 import type { ImportHost } from './begin.js';
 import { finishLiveTv, type ImportTally } from './finish.js';
-import { clip, LIMITS, normalizeName, programmeParams, recordJson } from './rows.js';
+import { GuideDayWriter } from './guide-days.js';
+import { MergeTable } from './merge.js';
+import { clip, LIMITS, normalizeName, programmeTail, recordJson } from './rows.js';
 import type { ChannelInput, CommitInput, LiveTvDropped, LiveTvImportOptions, LiveTvImportReport } from './types.js';
-
-const PROGRAMME_INSERT =
-  'INSERT INTO programmes (key_id, start, stop, prio, title, sub_title, episode_label, flags, video) VALUES';
-const PROGRAMME_COLUMNS = 9;
-const PROGRAMME_VALUES = `(${Array(PROGRAMME_COLUMNS).fill('?').join(',')})`;
-/**
- * Programmes per multi-row insert. 16 saves as much per row as 64 (about a sixth of the insert)
- * and leaves fewer rows to insert one by one at the end of a batch (about 120 per 64 KB chunk).
- */
-const PROGRAMMES_PER_INSERT = 16;
 
 const DAY = 86_400_000;
 
@@ -45,6 +37,13 @@ export interface LiveTvImport {
   addGuideChannel(channel: GuideChannel, priority?: number): void;
   /** Adds programmes of one source (lower `priority` wins overlaps); returns how many were written. @example imp.addProgrammes(batch, 0) */
   addProgrammes(programmes: Iterable<Programme>, priority?: number): number;
+  /**
+   * Declares how many sources (priorities) will add programmes, before the first. With more than
+   * one, every programme waits in a temporary table for the merge rules at commit, instead of
+   * first being grouped into guide days and then taken back when a second source reaches its
+   * guide channel. Default 1; the result is the same either way.
+   */
+  setGuideSources(count: number): void;
   /** Declares that every channel has been added: programmes of guide channels no channel shows are skipped from now on. */
   sealChannels(): void;
   /** Makes the import the served data in one step and records it. Fails (keeping the old data) when it holds no channel. */
@@ -72,6 +71,7 @@ export class Import implements LiveTvImport {
     channels: 0,
     streams: 0,
     keyChannels: new Map(),
+    keyProgrammes: new Map(),
     keysWithProgrammes: new Set(),
     keyMaxDuration: new Map(),
     keyPriority: new Map(),
@@ -82,6 +82,10 @@ export class Import implements LiveTvImport {
   #written = 0;
   readonly #dropped = { past: 0, beyondHorizon: 0, invalid: 0, tooLong: 0, unusedGuide: 0 };
   readonly #sql;
+  readonly #days: GuideDayWriter;
+  readonly #merging: MergeTable;
+  /** Several sources: every programme goes through the merge table. */
+  #mergeAll = false;
 
   constructor(host: ImportHost, db: Connection, id: number, options: LiveTvImportOptions) {
     this.#host = host;
@@ -92,6 +96,8 @@ export class Import implements LiveTvImport {
     this.#horizon = now + (options.horizonMs ?? 14 * DAY);
     this.#maxProgrammeMs = options.maxProgrammeMs ?? 3 * DAY;
     this.#languages = (options.languages ?? []).map((l) => l.toLowerCase());
+    this.#days = new GuideDayWriter(db);
+    this.#merging = new MergeTable(db);
     this.#sql = {
       channel: db.prepare(
         'INSERT INTO channels (rid, id, name, name_norm, logo, grp, number, sort, guide_key, key_id, catchup, source) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)',
@@ -104,8 +110,6 @@ export class Import implements LiveTvImport {
       guideChannel: db.prepare(
         'UPDATE guide_channels SET names = ?, icon = ?, url = ?, prio = ? WHERE id = ? AND (prio IS NULL OR prio > ?)',
       ),
-      programme: db.prepare(`${PROGRAMME_INSERT} ${PROGRAMME_VALUES}`),
-      programmes: db.prepare(`${PROGRAMME_INSERT} ${Array(PROGRAMMES_PER_INSERT).fill(PROGRAMME_VALUES).join(',')}`),
     };
   }
 
@@ -194,13 +198,13 @@ export class Import implements LiveTvImport {
   addProgrammes(programmes: Iterable<Programme>, priority = 0): number {
     return this.#run('adding programmes', () => {
       checkPriority(priority);
+      const tally = this.#tally;
       const { keyChannels, keysWithProgrammes, keyMaxDuration, keyPriority, mixedPriorities, keyLastStart, unordered } =
-        this.#tally;
+        tally;
       const dropped = this.#dropped;
+      const days = this.#days;
+      const merging = this.#merging;
       let written = 0;
-      // Rows go in PROGRAMMES_PER_INSERT at a time (one statement call per group costs less than
-      // one per row); the rest of the batch one by one. Row order, which duplicates rely on, is kept.
-      const pending: unknown[] = [];
       for (const p of programmes) {
         const start = Math.trunc(p.start);
         const stop = Math.trunc(p.stop);
@@ -219,11 +223,7 @@ export class Import implements LiveTvImport {
             continue;
           }
           const keyId = known ?? this.#keyId(p.channelId);
-          pending.push(...programmeParams(p, keyId, start, stop, priority, this.#languages));
-          if (pending.length === PROGRAMME_COLUMNS * PROGRAMMES_PER_INSERT) {
-            this.#sql.programmes.run(pending);
-            pending.length = 0;
-          }
+          const video = programmeTail(p, this.#languages);
           written++;
           keysWithProgrammes.add(keyId);
           if (stop - start > (keyMaxDuration.get(keyId) ?? 0)) keyMaxDuration.set(keyId, stop - start);
@@ -233,13 +233,31 @@ export class Import implements LiveTvImport {
           const first = keyPriority.get(keyId);
           if (first === undefined) keyPriority.set(keyId, priority);
           else if (first !== priority) mixedPriorities.add(keyId);
+
+          if (!merging.has(keyId) && (this.#mergeAll || unordered.has(keyId) || mixedPriorities.has(keyId))) {
+            // From now on this key needs the merge rules: what it already has moves to the merge table.
+            if (first !== undefined) {
+              for (const earlier of days.take(keyId))
+                merging.add(keyId, earlier.start, earlier.stop, first, earlier.video);
+            }
+            tally.keyProgrammes.delete(keyId);
+          }
+          if (merging.has(keyId) || this.#mergeAll) merging.add(keyId, start, stop, priority, video);
+          else {
+            days.add(keyId, start, stop, video);
+            tally.keyProgrammes.set(keyId, (tally.keyProgrammes.get(keyId) ?? 0) + 1);
+          }
         }
-      }
-      for (let at = 0; at < pending.length; at += PROGRAMME_COLUMNS) {
-        this.#sql.programme.run(pending.slice(at, at + PROGRAMME_COLUMNS));
       }
       this.#written += written;
       return written;
+    });
+  }
+
+  setGuideSources(count: number): void {
+    this.#run('setting the guide sources', () => {
+      if (this.#written > 0) throw new Error('setGuideSources after programmes were added');
+      this.#mergeAll = count > 1;
     });
   }
 
@@ -258,7 +276,7 @@ export class Import implements LiveTvImport {
           { details: { file: this.#host.file } },
         );
       }
-      const result = finishLiveTv(this.#db, this.#tally);
+      const result = finishLiveTv(this.#db, this.#tally, this.#days, this.#merging);
       const { programmes } = result.counts;
       const dropped: LiveTvDropped = {
         ...this.#dropped,

@@ -1,20 +1,12 @@
 /**
  * Live-TV reads on the store's read connection. Statements are prepared once per store and
  * run in raw mode (arrays are much cheaper to materialise than better-sqlite3's row objects);
- * every programme query is a range scan of the (key_id, start) index bounded below by
- * `start > from - max_duration` of the guide channel.
+ * programmes are read as guide days (guide-days.ts): one row per guide channel and UTC day.
  */
 import { MarqueeError } from '../../errors.js';
 import type { Connection, Statement } from '../connection.js';
-import {
-  CHANNEL_SELECT,
-  channelFromRaw,
-  normalizeName,
-  PROGRAMME_JSON,
-  PROGRAMME_SELECT,
-  programmeFromRaw,
-  streamFromRaw,
-} from './rows.js';
+import { DAY, programmesOf } from './guide-days.js';
+import { CHANNEL_SELECT, channelFromRaw, normalizeName, programmeRow, streamFromRaw } from './rows.js';
 import type {
   ChannelQuery,
   ChannelRow,
@@ -27,7 +19,6 @@ import type {
   StreamRow,
 } from './types.js';
 
-const DAY = 86_400_000;
 export const MAX_PAGE = 1_000;
 const DEFAULT_PAGE = 100;
 
@@ -69,39 +60,16 @@ function filter(
   };
 }
 
-// Programmes overlapping [@from, @to]: stop > @from and start < @to, with start > @from - max_duration
-// bounding the index range (a programme lasts at most max_duration of its guide channel).
-// CROSS JOIN keeps guide_channels the outer loop: otherwise SQLite drives the IN list into
-// programmes directly and loses the lower bound, scanning each channel's whole past.
-const OVERLAPPING = `
-  FROM guide_channels g
-  CROSS JOIN programmes p ON p.key_id = g.id AND p.start > @from - g.max_duration AND p.start < @to AND p.stop > @from`;
-
-/** Per guide channel in the JSON array @keys: its programmes overlapping [@from, @to] as one JSON array. */
-export const GUIDE_PROGRAMMES_SQL = `SELECT g.id, json_group_array(${PROGRAMME_JSON}) ${OVERLAPPING}
-  WHERE g.id IN (SELECT value FROM json_each(@keys)) GROUP BY g.id`;
-
 /**
- * Per guide channel in @keys: its programmes overlapping [@from, @to] as one BLOB of entries
- * `{start},{stop},{byte length of video},{video}` (see GuideDayRawChannel). The index scan gives
- * start order; readers check it rather than pay for an ORDER BY per channel.
+ * The guide day @day of each guide channel in the JSON array @keys, in parts order (an import
+ * leaves one part per key and day; a store written by an interrupted older build may hold more).
  */
-export const GUIDE_VIDEOS_SQL = `SELECT g.id, CAST(group_concat(p.start || ',' || p.stop || ',' || octet_length(p.video) || ',' || p.video, '') AS BLOB)
-  ${OVERLAPPING} WHERE g.id IN (SELECT value FROM json_each(@keys)) GROUP BY g.id`;
+export const GUIDE_DAYS_SQL = `SELECT key_id, entries FROM guide_days
+  WHERE day = @day AND key_id IN (SELECT value FROM json_each(@keys)) ORDER BY key_id, part`;
 
-/** Programmes of channel @channel overlapping [@from, @to]. */
-export const AROUND_SQL = `SELECT ${PROGRAMME_SELECT} ${OVERLAPPING} JOIN channels c ON c.key_id = g.id WHERE c.id = @channel ORDER BY p.start`;
-
-/**
- * `list` in start order. The index scan already yields that order, so this is one pass; an
- * ORDER BY inside json_group_array would cost a sort per channel (a third of the query time).
- */
-function byStart(list: ProgrammeRow[]): ProgrammeRow[] {
-  for (let i = 1; i < list.length; i++) {
-    if (list[i - 1]!.start > list[i]!.start) return list.sort((a, b) => a.start - b.start);
-  }
-  return list;
-}
+/** Guide days [@from, @to] of the guide channel of channel @channel. */
+const CHANNEL_DAYS_SQL = `SELECT d.entries FROM channels c JOIN guide_days d ON d.key_id = c.key_id
+  WHERE c.id = @channel AND d.day >= @from AND d.day <= @to ORDER BY d.day, d.part`;
 
 /** The live-TV read functions of one connection. */
 export function liveTvReads(db: Connection) {
@@ -123,19 +91,18 @@ export function liveTvReads(db: Connection) {
     return stmt(sql).all(...f.params, limit, offset) as unknown[][];
   }
 
-  /**
-   * A page of channels (raw rows) and, per guide key among them, the value `sql` (one of the
-   * guide-day queries) gives for UTC `query.day`.
-   */
-  function channelDay(query: GuideDayQuery, sql: string): { channels: unknown[][]; byKey: Map<number, unknown> } {
-    const from = parseUtcDay(query.day);
-    const to = from + DAY - 1; // 23:59:59.999
+  /** A page of channels (raw rows) and, per guide key among them, its entries for UTC `query.day`. */
+  function channelDay(query: GuideDayQuery): { channels: unknown[][]; byKey: Map<number, Buffer> } {
+    const day = parseUtcDay(query.day);
     const channels = channelPage(query);
     const keyIds = [...new Set(channels.map((c) => c[9]).filter((k) => k !== null))];
-    const byKey = new Map<number, unknown>();
+    const byKey = new Map<number, Buffer>();
     if (keyIds.length > 0) {
-      const rows = stmt(sql).all({ from, to, keys: JSON.stringify(keyIds) }) as unknown[][];
-      for (const [key, value] of rows) byKey.set(key as number, value);
+      const rows = stmt(GUIDE_DAYS_SQL).all({ day, keys: JSON.stringify(keyIds) }) as [number, Buffer][];
+      for (const [key, entries] of rows) {
+        const before = byKey.get(key);
+        byKey.set(key, before === undefined ? entries : Buffer.concat([before, entries]));
+      }
     }
     return { channels, byKey };
   }
@@ -188,13 +155,15 @@ export function liveTvReads(db: Connection) {
       };
     },
 
-    /** A page of channels with their programmes overlapping UTC `day`: two queries in all. */
+    /** A page of channels with their programmes of UTC `day`: two queries in all. */
     guideDay(query: GuideDayQuery): GuideDayChannel[] {
-      const { channels, byKey } = channelDay(query, GUIDE_PROGRAMMES_SQL);
+      const { channels, byKey } = channelDay(query);
       return channels.map((c) => {
-        const json = byKey.get(c[9] as number) as string | undefined;
-        const programmes = json === undefined ? [] : byStart((JSON.parse(json) as unknown[][]).map(programmeFromRaw));
-        return { channel: channelFromRaw(c), programmes };
+        const entries = byKey.get(c[9] as number);
+        return {
+          channel: channelFromRaw(c),
+          programmes: entries === undefined ? [] : programmesOf([entries]).map(programmeRow),
+        };
       });
     },
 
@@ -203,23 +172,27 @@ export function liveTvReads(db: Connection) {
      * is written from (no row objects): two queries and no per-programme allocation.
      */
     guideDayRaw(query: GuideDayQuery): GuideDayRawChannel[] {
-      const { channels, byKey } = channelDay(query, GUIDE_VIDEOS_SQL);
+      const { channels, byKey } = channelDay(query);
       return channels.map((c) => {
-        const entries = byKey.get(c[9] as number) as Buffer | undefined;
+        const entries = byKey.get(c[9] as number);
         return entries === undefined ? { channel: channelFromRaw(c) } : { channel: channelFromRaw(c), entries };
       });
     },
 
     /** Programmes of one channel overlapping [fromMs, toMs), by start. */
     programmesAround(channelId: string, fromMs: number, toMs: number): ProgrammeRow[] {
-      if (!Number.isFinite(fromMs) || !Number.isFinite(toMs)) return [];
-      const rows = stmt(AROUND_SQL).all({ from: fromMs, to: toMs, channel: channelId }) as unknown[][];
-      return rows.map(programmeFromRaw);
+      if (!Number.isFinite(fromMs) || !Number.isFinite(toMs) || toMs <= fromMs) return [];
+      // Every programme overlapping the window belongs to one of these days (guide-days.ts).
+      const from = Math.floor(fromMs / DAY) * DAY;
+      const blobs = stmt(CHANNEL_DAYS_SQL).pluck(true).all({ channel: channelId, from, to: toMs }) as Buffer[];
+      return programmesOf(blobs)
+        .filter((p) => p.start < toMs && p.stop > fromMs)
+        .map(programmeRow);
     },
 
     /** True when at least one programme is stored. */
     hasProgrammes(): boolean {
-      return (stmt('SELECT EXISTS (SELECT 1 FROM programmes)').get() as unknown[])[0] === 1;
+      return (stmt('SELECT EXISTS (SELECT 1 FROM guide_days)').get() as unknown[])[0] === 1;
     },
   };
 }

@@ -6,6 +6,7 @@
 import type { Video } from '../../protocol/index.js';
 import { isAbsoluteUrl } from '../../protocol/index.js';
 import type { LangText, Programme } from '../../sources/records.js';
+import type { StoredProgramme } from './guide-days.js';
 import type { ChannelRow, ProgrammeRow, StreamRow } from './types.js';
 
 export const LIMITS = {
@@ -17,9 +18,6 @@ export const LIMITS = {
   item: 300,
   items: 50,
 } as const;
-
-const FLAG_PREVIOUSLY_SHOWN = 1;
-const FLAG_NEW = 2;
 
 /** Cuts `text` to `max` UTF-16 units without splitting a surrogate pair. */
 export function clip(text: string, max: number): string {
@@ -147,20 +145,11 @@ export function videoTail(p: ProgrammeContent): string {
 /** The start of a tail that carries a title; a tail without it gets the channel's name. */
 export const TITLED_TAIL = Buffer.from(',"title":');
 
-/** Bound parameters of the programme insert, in column order. */
-export function programmeParams(
-  p: Programme,
-  keyId: number,
-  start: number,
-  stop: number,
-  priority: number,
-  languages: readonly string[],
-): unknown[] {
-  const title = clip(pickText(p.titles, languages) ?? '', LIMITS.title);
-  const subTitle = clipOptional(pickText(p.subTitles, languages), LIMITS.title) ?? undefined;
+/** A programme's `video` fields (videoTail) in the import's languages, its texts clipped. */
+export function programmeTail(p: Programme, languages: readonly string[]): string {
   const content: ProgrammeContent = {
-    title,
-    subTitle,
+    title: clip(pickText(p.titles, languages) ?? '', LIMITS.title),
+    subTitle: clipOptional(pickText(p.subTitles, languages), LIMITS.title) ?? undefined,
     description: clipOptional(pickText(p.descriptions, languages), LIMITS.description) ?? undefined,
     icon: clipOptional(p.icon, LIMITS.url) ?? undefined,
     categories: pickCategories(p.categories, languages),
@@ -178,29 +167,8 @@ export function programmeParams(
     directors: clipList(p.directors),
     actors: clipList(p.actors),
   };
-  return [
-    keyId,
-    start,
-    stop,
-    priority,
-    title,
-    subTitle ?? null,
-    clipOptional(p.episodeOnScreen, LIMITS.item),
-    (p.previouslyShown ? FLAG_PREVIOUSLY_SHOWN : 0) | (p.isNew ? FLAG_NEW : 0),
-    videoTail(content),
-  ];
+  return videoTail(content);
 }
-
-/**
- * One programme as a JSON array, in the layout `programmeFromRaw` reads. Guide pages fetch a
- * whole channel-day as one `json_group_array` string: one JSON.parse per channel is several
- * times cheaper than better-sqlite3 materialising every column of thousands of rows.
- */
-export const PROGRAMME_JSON =
-  'json_array(p.key_id, p.start, p.stop, p.title, p.sub_title, p.episode_label, p.flags, p.video)';
-
-/** The same layout as a plain SELECT list. */
-export const PROGRAMME_SELECT = 'p.key_id, p.start, p.stop, p.title, p.sub_title, p.episode_label, p.flags, p.video';
 
 /** The video fields of a `video` tail. */
 function parseTail(tail: unknown): Partial<Video> {
@@ -208,19 +176,9 @@ function parseTail(tail: unknown): Partial<Video> {
   return text === '' ? {} : (JSON.parse(`{${text.slice(1)}}`) as Partial<Video>);
 }
 
-/** A programme from a PROGRAMME_SELECT row or a parsed PROGRAMME_JSON array (every property set: one object shape). */
-export function programmeFromRaw(r: readonly unknown[]): ProgrammeRow {
-  const flags = r[6] as number;
-  return {
-    start: r[1] as number,
-    stop: r[2] as number,
-    title: r[3] as string,
-    subTitle: (r[4] as string | null) ?? undefined,
-    episodeOnScreen: (r[5] as string | null) ?? undefined,
-    previouslyShown: (flags & FLAG_PREVIOUSLY_SHOWN) !== 0,
-    isNew: (flags & FLAG_NEW) !== 0,
-    video: parseTail(r[7]),
-  };
+/** A stored programme as a row: its video fields parsed. */
+export function programmeRow(p: StoredProgramme): ProgrammeRow {
+  return { start: p.start, stop: p.stop, video: parseTail(p.video) };
 }
 
 /** The SELECT list that `channelFromRaw` reads; the last column is the guide key id. */

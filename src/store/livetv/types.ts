@@ -146,11 +146,7 @@ export interface GuideChannelRow {
 export interface ProgrammeRow {
   readonly start: number;
   readonly stop: number;
-  readonly title: string;
-  readonly subTitle?: string;
-  readonly episodeOnScreen?: string;
-  readonly previouslyShown: boolean;
-  readonly isNew: boolean;
+  /** The video fields that come from the programme itself (title, overview, genres, ...). */
   readonly video: Partial<Video>;
 }
 

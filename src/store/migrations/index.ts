@@ -17,4 +17,5 @@ export const MIGRATIONS: readonly Migration[] = [
   liveTvMigrations[0]!,
   libraryMigrations[0]!,
   liveTvMigrations[1]!,
+  liveTvMigrations[2]!,
 ];

@@ -1,19 +1,15 @@
 import { type ProgrammeContent, videoTail } from '../livetv/rows.js';
 import type { Migration } from './migration.js';
 
-/**
- * The programme index. Imports drop it before inserting and build it once at commit (a bulk
- * build from sorted keys is much cheaper than maintaining it row by row), so this statement is
- * shared with livetv/finish.ts. Changing it needs a new migration too.
- */
-export const PROGRAMMES_INDEX_SQL = 'CREATE UNIQUE INDEX programmes_key_start ON programmes (key_id, start)';
+/** The programme index of livetv-001 and -002 (frozen with them; programmes became guide days in -003). */
+const PROGRAMMES_INDEX_SQL = 'CREATE UNIQUE INDEX programmes_key_start ON programmes (key_id, start)';
+
+const DAY = 86_400_000;
 
 /**
  * Live-TV tables. Programmes are keyed by the guide's channel (`guide_channels.id`), so matching
  * a playlist channel to a guide is only `channels.key_id`, and several channels can share one
- * guide. The unique (key_id, start) index is both the "one programme per start" rule and the
- * index that makes a guide day a range scan: start > day start - max_duration of that key.
- * Rarely used programme fields live in one JSON column (`extra`) to keep rows compact.
+ * guide. Since livetv-003 they are stored as guide days (one row per guide channel and day).
  */
 export const liveTvMigrations: readonly Migration[] = [
   {
@@ -114,6 +110,39 @@ export const liveTvMigrations: readonly Migration[] = [
         DROP TABLE programmes;
         ALTER TABLE programmes_v2 RENAME TO programmes;
         ${PROGRAMMES_INDEX_SQL};
+      `);
+    },
+  },
+  {
+    // Programmes as guide days (store/livetv/guide-days.ts): one row of entries per guide channel
+    // and UTC day, so a guide page reads 100 rows instead of concatenating 4,800. Stored
+    // programmes are grouped into the days they belong to (they end after the day's first
+    // instant and start before its last), in start order; the programmes table then goes.
+    name: 'livetv-003-guide-days',
+    up(db) {
+      db.exec(`
+        CREATE TABLE guide_days (
+          key_id INTEGER NOT NULL,     -- guide_channels.id
+          day INTEGER NOT NULL,        -- epoch ms of the UTC midnight
+          part INTEGER NOT NULL,       -- an import writes parts and joins them at commit
+          entries BLOB NOT NULL,       -- {start},{stop},{byte length of video},{video} per programme
+          PRIMARY KEY (key_id, day, part)
+        );
+        WITH RECURSIVE days(day) AS (
+          SELECT (min(start) / ${DAY} - 1) * ${DAY} FROM programmes
+          UNION ALL
+          SELECT day + ${DAY} FROM days WHERE day + ${DAY} < (SELECT max(stop) FROM programmes)
+        ),
+        -- The longest programme of each guide channel bounds each day's index range.
+        spans(key_id, longest) AS (SELECT key_id, max(stop - start) FROM programmes GROUP BY key_id)
+        INSERT INTO guide_days (key_id, day, part, entries)
+          SELECT s.key_id, d.day, 0,
+            CAST(group_concat(p.start || ',' || p.stop || ',' || octet_length(p.video) || ',' || p.video, '' ORDER BY p.start) AS BLOB)
+          FROM days d CROSS JOIN spans s
+          CROSS JOIN programmes p ON p.key_id = s.key_id AND p.start > d.day - s.longest - 1
+            AND p.start < d.day + ${DAY} - 1 AND p.stop > d.day
+          GROUP BY s.key_id, d.day;
+        DROP TABLE programmes;
       `);
     },
   },
