@@ -5,12 +5,15 @@ export { readCatalogExtra } from './extra.js';
 export { guideDayWindow, overlapsGuideDay, page, programmeId } from './paging.js';
 export {
   allocRawJsonList,
+  createFramePool,
+  type FramePool,
   isRawJsonList,
   parseRawJson,
   parseRawJsonList,
   type RawJsonList,
   rawJsonList,
   serializeBody,
+  serializeBodyLease,
 } from './raw-json.js';
 export type * from './types.js';
 export { type WarmUpOptions, type WarmUpResult, warmUp } from './warm.js';

@@ -117,15 +117,23 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
     }
     const hints = Object.keys(answer.cache).length > 0 ? answer.cache : defaultCache;
     const ttl = Math.min((hints.cacheMaxAge ?? 0) * 1000, cache?.maxTtlMs ?? 0);
-    const entry = jsonEntry(answer.body, hints, version, now + ttl);
-    if (cache && ttl > 0) cache.set(path, entry);
-    return sendEntry(
+    const { entry, release } = jsonEntry(answer.body, hints, version, now + ttl);
+    const kept = cache !== undefined && ttl > 0 && cache.admit(path, now);
+    if (kept) cache.set(path, entry);
+    const response = await sendEntry(
       entry,
       request.header('accept-encoding'),
       request.header('if-none-match'),
       compression,
-      cache && ttl > 0 ? { cache, key: path } : undefined,
+      kept ? { cache, key: path } : undefined,
     );
+    // A pooled body that is not cached goes back once written out; at once when it is not the answer (compressed, 304).
+    if (release === undefined || kept) return response;
+    if (response.body !== entry.bodies.identity) {
+      release();
+      return response;
+    }
+    return { ...response, release };
   }
 
   function landing(addon: Addon, request: CoreRequest): CoreResponse {

@@ -39,6 +39,10 @@ export function toNodeListener(handler: RequestHandler): (req: IncomingMessage, 
       readBody: (maxBytes) => readBody(req, maxBytes),
     };
     const send = (response: CoreResponse) => {
+      const release = response.release;
+      // 'finish': the last byte was handed to the OS. A response cut short ('close' alone) may
+      // still have a write queued, so its body is left to the garbage collector instead.
+      if (release !== undefined) res.once('finish', release);
       res.writeHead(response.status, response.headers);
       res.end(request.method === 'HEAD' ? undefined : response.body);
     };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { serializeBody } from '../addon/index.js';
+import { serializeBodyLease } from '../addon/index.js';
 import type { CacheHints } from '../protocol/responses.js';
 import { cacheControl, ERROR_CACHE_CONTROL } from './cache-control.js';
 import { COMPRESS_MIN_BYTES, compress, type Encoding, negotiateEncoding } from './compress.js';
@@ -50,16 +50,19 @@ export function htmlResponse(status: number, page: string, headers: Record<strin
   };
 }
 
-/** Build a cache entry for a JSON answer: serialized once, compressed lazily per encoding. */
+/**
+ * Build a cache entry for a JSON answer: serialized once, compressed lazily per encoding. When
+ * its identity body is pooled memory, `release` gives it back (never for an entry that is cached).
+ */
 export function jsonEntry(
   body: Record<string, unknown>,
   hints: CacheHints,
   version: string | number,
   expires: number,
-): CachedResponse {
-  const bytes = serializeBody(body);
+): { entry: CachedResponse; release?: () => void } {
+  const { bytes, release } = serializeBodyLease(body);
   const etag = `W/"${createHash('sha1').update(bytes).digest('base64url').slice(0, 22)}"`;
-  return {
+  const entry: CachedResponse = {
     version,
     expires,
     etag,
@@ -72,6 +75,7 @@ export function jsonEntry(
     },
     bodies: { identity: bytes },
   };
+  return release ? { entry, release } : { entry };
 }
 
 /** The encoding to answer with, before knowing whether that body is cached yet. */

@@ -14,21 +14,47 @@ export interface ResponseCacheOptions {
   readonly maxBytes?: number;
   /** Entries are kept at most this long even when the handler allows longer. Default 60 s. */
   readonly maxTtlMs?: number;
+  /**
+   * Requests of a path within `maxTtlMs` before its answer is kept. Default 2: a path asked once
+   * (a crawler, an export, a client paging through every guide day) does not push out the
+   * answers that are asked again and again, and costs no copy held in memory. 1 keeps every answer.
+   */
+  readonly admitAfter?: number;
 }
+
+/** Paths remembered as asked once, waiting for a second request (oldest forgotten first). */
+const MAX_SEEN = 10_000;
 
 /**
  * A bounded LRU of serialized (and compressed) answers keyed by request path. Hot catalog,
  * meta and guide pages are then answered without touching the handler, the store or zlib.
+ * An answer is kept from the second request of its path on (`admitAfter`).
  */
 export class ResponseCache {
   readonly maxBytes: number;
   readonly maxTtlMs: number;
+  readonly admitAfter: number;
   #bytes = 0;
   readonly #entries = new Map<string, CachedResponse>();
+  /** Path → [requests so far, time of the first]. */
+  readonly #seen = new Map<string, [number, number]>();
 
   constructor(options: ResponseCacheOptions = {}) {
     this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
     this.maxTtlMs = options.maxTtlMs ?? 60_000;
+    this.admitAfter = Math.max(1, Math.trunc(options.admitAfter ?? 2));
+  }
+
+  /** Counts a request of `key` that the cache could not answer; true when its answer should be kept (`set`). */
+  admit(key: string, now: number): boolean {
+    if (this.admitAfter <= 1) return true;
+    const seen = this.#seen.get(key);
+    this.#seen.delete(key);
+    const count = seen !== undefined && now - seen[1] <= this.maxTtlMs ? seen[0] + 1 : 1;
+    if (count >= this.admitAfter) return true;
+    this.#seen.set(key, [count, seen !== undefined && count > 1 ? seen[1] : now]);
+    if (this.#seen.size > MAX_SEEN) this.#seen.delete(this.#seen.keys().next().value!);
+    return false;
   }
 
   get size(): number {
@@ -78,6 +104,7 @@ export class ResponseCache {
 
   clear(): void {
     this.#entries.clear();
+    this.#seen.clear();
     this.#bytes = 0;
   }
 

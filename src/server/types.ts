@@ -23,6 +23,12 @@ export interface CoreResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Uint8Array | string;
+  /**
+   * When set, `body` is pooled memory: an adapter calls this once the body has been handed to the
+   * OS, and never before (a pooled body is written into again). Adapters that cannot tell when
+   * that is (a fetch `Response` may be read later) simply never call it.
+   */
+  readonly release?: () => void;
 }
 
 export interface Logger {
