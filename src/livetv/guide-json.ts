@@ -5,7 +5,7 @@
  * 4,800 programmes) costs no object per programme and no validation per request. The object path
  * (`programmeVideo`) gives the same videos; guide-json.test.ts holds them equal.
  */
-import { allocRawJsonList, type RawJsonList } from '../addon/index.js';
+import { allocRawJsonList, createFramePool, type RawJsonList } from '../addon/index.js';
 import type { ChannelRow, GuideDayRawChannel } from '../store/index.js';
 import { TITLED_TAIL } from '../store/index.js';
 import { channelMeta } from './metas.js';
@@ -218,6 +218,20 @@ export function createGuidePageWriter(placeholders: Placeholders): GuidePageWrit
   const pieces = createTimePieces();
   const entries = createEntryTable(pieces);
   const heads = createHeadCache();
+  // Pages are about 1 MB: the server gives each frame back once the page is written out.
+  const frames = createFramePool();
+  /**
+   * The page's entries as bytes, reused for every page. The store hands them over as strings,
+   * which live and die in the young generation; as Buffers they were 1 MB of fresh native
+   * memory per page, mapped page by page and freed in bulk in garbage-collector pauses.
+   */
+  let text = Buffer.allocUnsafeSlow(64 * 1024);
+  const textRoom = (used: number, more: number): void => {
+    if (used + more <= text.length) return;
+    const grown = Buffer.allocUnsafeSlow(Math.max(used + more, text.length * 2));
+    text.copy(grown, 0, 0, used);
+    text = grown;
+  };
   return { write };
 
   function write(
@@ -230,11 +244,12 @@ export function createGuidePageWriter(placeholders: Placeholders): GuidePageWrit
     const texts = pieces.list;
     const plans: ChannelPlan[] = [];
     let decoded = 0;
+    let textUsed = 0;
     let size = 2 + Math.max(0, rows.length - 1); // [ ] and the commas between metas
-    for (const { channel, entries: raw } of rows) {
+    for (const { channel, entries: rawText } of rows) {
       const head = heads.get(channel, version);
       size += head.length + 1; // and the meta's closing brace
-      if (raw === undefined || raw.length === 0) {
+      if (rawText === undefined || rawText.length === 0) {
         const videos = Buffer.from(
           JSON.stringify(placeholders.enabled ? placeholderVideos(channel, from, to, placeholders) : []),
         );
@@ -242,6 +257,10 @@ export function createGuidePageWriter(placeholders: Placeholders): GuidePageWrit
         plans.push({ head, videos });
         continue;
       }
+      textRoom(textUsed, rawText.length * 3); // UTF-8 takes at most 3 bytes per UTF-16 unit
+      const length = text.write(rawText, textUsed, 'utf8');
+      const raw = text.subarray(textUsed, textUsed + length);
+      textUsed += length;
       const first = decoded;
       const count = entries.decode(raw, first);
       decoded += count;
@@ -259,7 +278,7 @@ export function createGuidePageWriter(placeholders: Placeholders): GuidePageWrit
     }
 
     const scratch = entries.table;
-    const list = allocRawJsonList(size);
+    const list = allocRawJsonList(size, frames);
     const out = list.bytes;
     let pos = 0;
     const put = (piece: Uint8Array) => {

@@ -67,6 +67,9 @@ function filter(
 export const GUIDE_DAYS_SQL = `SELECT key_id, entries FROM guide_days
   WHERE day = @day AND key_id IN (SELECT value FROM json_each(@keys)) ORDER BY key_id, part`;
 
+/** The same as text (the entries are UTF-8): JS strings, which cost the server no native memory. */
+const GUIDE_DAYS_TEXT_SQL = GUIDE_DAYS_SQL.replace('key_id, entries', 'key_id, CAST(entries AS TEXT)');
+
 /** Guide days [@from, @to] of the guide channel of channel @channel. */
 const CHANNEL_DAYS_SQL = `SELECT d.entries FROM channels c JOIN guide_days d ON d.key_id = c.key_id
   WHERE c.id = @channel AND d.day >= @from AND d.day <= @to ORDER BY d.day, d.part`;
@@ -92,16 +95,20 @@ export function liveTvReads(db: Connection) {
   }
 
   /** A page of channels (raw rows) and, per guide key among them, its entries for UTC `query.day`. */
-  function channelDay(query: GuideDayQuery): { channels: unknown[][]; byKey: Map<number, Buffer> } {
+  function channelDay<T extends Buffer | string>(
+    query: GuideDayQuery,
+    sql: string,
+    join: (before: T, more: T) => T,
+  ): { channels: unknown[][]; byKey: Map<number, T> } {
     const day = parseUtcDay(query.day);
     const channels = channelPage(query);
     const keyIds = [...new Set(channels.map((c) => c[9]).filter((k) => k !== null))];
-    const byKey = new Map<number, Buffer>();
+    const byKey = new Map<number, T>();
     if (keyIds.length > 0) {
-      const rows = stmt(GUIDE_DAYS_SQL).all({ day, keys: JSON.stringify(keyIds) }) as [number, Buffer][];
+      const rows = stmt(sql).all({ day, keys: JSON.stringify(keyIds) }) as [number, T][];
       for (const [key, entries] of rows) {
         const before = byKey.get(key);
-        byKey.set(key, before === undefined ? entries : Buffer.concat([before, entries]));
+        byKey.set(key, before === undefined ? entries : join(before, entries));
       }
     }
     return { channels, byKey };
@@ -157,7 +164,7 @@ export function liveTvReads(db: Connection) {
 
     /** A page of channels with their programmes of UTC `day`: two queries in all. */
     guideDay(query: GuideDayQuery): GuideDayChannel[] {
-      const { channels, byKey } = channelDay(query);
+      const { channels, byKey } = channelDay<Buffer>(query, GUIDE_DAYS_SQL, (a, b) => Buffer.concat([a, b]));
       return channels.map((c) => {
         const entries = byKey.get(c[9] as number);
         return {
@@ -172,7 +179,7 @@ export function liveTvReads(db: Connection) {
      * is written from (no row objects): two queries and no per-programme allocation.
      */
     guideDayRaw(query: GuideDayQuery): GuideDayRawChannel[] {
-      const { channels, byKey } = channelDay(query);
+      const { channels, byKey } = channelDay<string>(query, GUIDE_DAYS_TEXT_SQL, (a, b) => a + b);
       return channels.map((c) => {
         const entries = byKey.get(c[9] as number);
         return entries === undefined ? { channel: channelFromRaw(c) } : { channel: channelFromRaw(c), entries };

@@ -173,14 +173,15 @@ export interface GuideDayQuery {
 }
 
 /**
- * One channel of a guide day page with its programmes as stored: `entries` is the bytes of
- * `{start},{stop},{n},{video}` repeated, start and stop in epoch ms, `video` the n bytes of the
- * programme's pre-rendered video fields (rows.ts videoTail), in start order; absent when the
- * channel has no programme that day.
+ * One channel of a guide day page with its programmes as stored (guide-days.ts): `entries` is
+ * the text of `{start},{stop},{n},{video}` repeated, start and stop in epoch ms, `video` the n
+ * UTF-8 bytes of the programme's pre-rendered video fields (rows.ts videoTail), in start order;
+ * absent when the channel has no programme that day. Text rather than bytes: a guide page's
+ * worth of Buffers was 1 MB of fresh native memory per request.
  */
 export interface GuideDayRawChannel {
   readonly channel: ChannelRow;
-  readonly entries?: Buffer;
+  readonly entries?: string;
 }
 
 /** One channel of a guide day page; channels without programmes that day have an empty list. */
