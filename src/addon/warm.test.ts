@@ -23,10 +23,19 @@ function addonLogging(calls: string[], failing = false) {
     handlers: {
       catalog: ({ type, id, extra }) => {
         calls.push(
-          `${type}/${id}${extra.date ? ` date=${extra.date}` : ''}${extra.search ? ` search=${extra.search}` : ''}`,
+          `${type}/${id}${extra.date ? ` date=${extra.date}` : ''}${extra.skip ? ` skip=${extra.skip}` : ''}${extra.search ? ` search=${extra.search}` : ''}`,
         );
         if (failing && id === 'top') throw new Error('store closed');
-        return type === 'tv' && extra.date ? { metasDetailed: [] } : { metas: [] };
+        // A guide of 250 channels: pages at skip 0, 100 and 200.
+        const channels = Math.max(0, Math.min(100, 250 - (extra.skip ?? 0)));
+        const metas = Array.from({ length: channels }, (_, i) => ({
+          id: `tv${i}`,
+          type: 'tv',
+          name: `TV ${i}`,
+          behaviorHints: { isLive: true, hasScheduledVideos: true },
+          videos: [],
+        }));
+        return type === 'tv' && extra.date ? { metasDetailed: metas } : { metas: [] };
       },
     },
   });
@@ -37,13 +46,18 @@ describe('warmUp', () => {
     const calls: string[] = [];
     const result = await warmUp(addonLogging(calls), { rounds: 2, now: NOW });
     const round = ['tv/channels', 'tv/channels date=2026-11-24', 'movie/top'];
-    expect(calls).toEqual([...round, ...round]);
-    expect(result).toMatchObject({ requests: 6, failed: 0 });
+    // The first round also walks the day's pages until the guide ends.
+    const pages = ['skip=100', 'skip=200', 'skip=300'].map((skip) => `tv/channels date=2026-11-24 ${skip}`);
+    expect(calls).toEqual([...round, ...pages, ...round]);
+    expect(result).toMatchObject({ requests: 9, failed: 0 });
+    const few: string[] = [];
+    await warmUp(addonLogging(few), { rounds: 1, now: NOW, guidePages: 2 });
+    expect(few).toEqual([...round, 'tv/channels date=2026-11-24 skip=100']);
   });
 
   it('counts a throwing handler as failed and goes on; an aborted warm-up stops between requests', async () => {
     const calls: string[] = [];
-    const result = await warmUp(addonLogging(calls, true), { rounds: 1, now: NOW });
+    const result = await warmUp(addonLogging(calls, true), { rounds: 1, now: NOW, guidePages: 1 });
     expect(result).toMatchObject({ requests: 3, failed: 1 });
 
     const controller = new AbortController();
