@@ -46,10 +46,13 @@ describe('warmUp', () => {
     const calls: string[] = [];
     const result = await warmUp(addonLogging(calls), { rounds: 2, now: NOW });
     const round = ['tv/channels', 'tv/channels date=2026-11-24', 'movie/top'];
-    // The first round also walks the day's pages until the guide ends.
+    // Then the day's further pages, once, until the guide ends.
     const pages = ['skip=100', 'skip=200', 'skip=300'].map((skip) => `tv/channels date=2026-11-24 ${skip}`);
-    expect(calls).toEqual([...round, ...pages, ...round]);
+    expect(calls).toEqual([...round, ...round, ...pages]);
     expect(result).toMatchObject({ requests: 9, failed: 0 });
+    const onlyPages: string[] = [];
+    await warmUp(addonLogging(onlyPages), { rounds: 0, now: NOW });
+    expect(onlyPages).toEqual(pages);
     const few: string[] = [];
     await warmUp(addonLogging(few), { rounds: 1, now: NOW, guidePages: 2 });
     expect(few).toEqual([...round, 'tv/channels date=2026-11-24 skip=100']);

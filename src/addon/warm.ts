@@ -14,13 +14,13 @@ import type { Addon } from './create-addon.js';
 import { isRawJsonList } from './raw-json.js';
 
 export interface WarmUpOptions {
-  /** How many times each request is made: the first compiles, the next ones let hot code be optimised. Default 3. */
+  /** How many times each first page is asked: the first compiles, the next ones let hot code be optimised. Default 3; 0 asks only the further guide pages. */
   readonly rounds?: number;
   /** The time whose UTC day is asked of catalogs with a `date` extra. Default now. */
   readonly now?: number;
   /**
-   * Pages of that day asked once (`skip` 0, 100, ...) of a guide catalog, besides the first page's
-   * rounds. A guide page is about 1 MB: the first few dozen grow the process's memory (the young
+   * Pages of that day asked once (`skip` 100, 200, ...) of a guide catalog after the first
+   * page's rounds, until the catalog ends; 1 asks none. A guide page is about 1 MB: the first few dozen grow the process's memory (the young
    * generation, the store's map, the page frames) to what serving them takes, each memory page
    * costing a fault on first touch; measured on the 10,000-channel benchmark store, users' first
    * 100 pages otherwise took 10-20 ms where later ones take 4. Default 24.
@@ -39,8 +39,9 @@ export interface WarmUpResult {
 
 /**
  * Asks each catalog for its first page (when none of its extras is required) and, when it is a
- * guide catalog (`tv` with a `date` extra), for the page of today's UTC day; `rounds` times, yielding to the event loop
- * between requests so that users' requests are answered in between.
+ * guide catalog (`tv` with a `date` extra), for the page of today's UTC day; `rounds` times; then
+ * today's further guide pages once (`guidePages`). It yields to the event loop between requests
+ * so that users' requests are answered in between.
  *
  * @example void warmUp(addon).then((r) => log(`warmed up with ${r.requests} requests in ${r.ms} ms`))
  */
@@ -86,12 +87,10 @@ export async function warmUp(addon: Addon, options: WarmUpOptions = {}): Promise
       await ask(request);
       if (options.signal?.aborted) return result();
     }
-    if (round > 0) continue;
-    // The day's other pages, once, until the catalog ends.
-    for (const request of more) {
-      if (!(await ask(request))) break;
-    }
-    if (options.signal?.aborted) return result();
+  }
+  // The day's other pages, once, until the catalog ends.
+  for (const request of more) {
+    if (!(await ask(request)) || options.signal?.aborted) break;
   }
   return result();
 }

@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { renderUnicodeCompact } from 'uqr';
-import { type Addon, warmUp } from '../../addon/index.js';
+import { type Addon, type WarmUpOptions, warmUp } from '../../addon/index.js';
 import { demoGuide } from '../../demo/index.js';
 import { MarqueeError } from '../../errors.js';
 import { createRefresher, type SourceState } from '../../livetv/index.js';
@@ -143,14 +143,16 @@ export const serveCommand: Command = {
           ? { rateLimit: { perMinute: settings.security.rateLimitPerMinute } }
           : {}),
       });
-      // First pages are several times slower than later ones (compiling, preparing statements):
-      // pay that before listening, and after each rebuild between users' requests, not in them.
+      // First pages are several times slower than later ones (compiling, preparing statements,
+      // memory touched for the first time): pay that before listening for each catalog's first
+      // page, then for today's further guide pages between users' requests (about 15 ms each in a
+      // fresh process: before listening they doubled the start-up time), and after each rebuild.
       const warming = new AbortController();
-      const warm = async (built: Addon) => {
-        const result = await warmUp(built, { signal: warming.signal });
+      const warm = async (built: Addon, options: Omit<WarmUpOptions, 'signal'> = {}) => {
+        const result = await warmUp(built, { ...options, signal: warming.signal });
         log.event(`warmed up: ${result.requests} catalog pages in ${result.ms} ms`);
       };
-      await warm(addon);
+      await warm(addon, { guidePages: 1 });
       const host = settings.host ?? '127.0.0.1';
       const running = await listen(handler, { port: settings.port ?? 7000, host });
       const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
@@ -174,6 +176,7 @@ export const serveCommand: Command = {
           ...(values.qr ? [renderUnicodeCompact(install), ''] : []),
         ].join('\n'),
       );
+      void warm(addon, { rounds: 0 });
 
       const hours = settings.refresh?.intervalHours ?? DEFAULT_REFRESH_HOURS;
       const refresher =
