@@ -15,16 +15,3 @@ export function collectGarbage(): void {
   setFlagsFromString('--expose-gc');
   (runInNewContext('gc') as () => void)();
 }
-
-/**
- * For a server: the young generation grows to its full size (16 MB semi-spaces) at its first
- * growth instead of doubling from 1 MB over its first minute or so. Each doubling maps fresh
- * memory, a fault per 4 KiB page (about 10 µs each on a small VM): guide pages, which leave
- * about 1 MB of short-lived strings each, took 11 ms instead of 4 in runs of 4 during that time.
- * Measured on the 10,000-channel benchmark store, the p99 of the first 700 pages went from 10.7
- * to 9.2 ms with the young generation at full size from the start. The young generation is
- * bounded by V8 either way; this only changes when it gets there.
- */
-export function growYoungGenerationAtOnce(): void {
-  setFlagsFromString('--semi-space-growth-factor=16');
-}

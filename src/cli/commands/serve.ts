@@ -11,7 +11,6 @@ import { buildAddon, importAll, isDemo, prepareDemo } from '../app.js';
 import type { Command } from '../command.js';
 import { importInWorker } from '../import-worker.js';
 import { createLogger } from '../log.js';
-import { growYoungGenerationAtOnce } from '../memory.js';
 import { describeOutcome, failedParts, importSucceeded } from '../report.js';
 import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS } from '../resolve.js';
 
@@ -98,7 +97,6 @@ export const serveCommand: Command = {
   notes:
     'Exit codes: 0 stopped by SIGINT/SIGTERM, 1 could not start, 2 bad flags or configuration, 3 database unavailable.',
   async run(values, _positionals, io) {
-    growYoungGenerationAtOnce();
     const resolved = resolveSettings(values, io.cwd);
     let settings = resolved.settings;
     // With no source configured, what an earlier `marquee import` stored is served; the demo is for
