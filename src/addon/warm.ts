@@ -49,20 +49,27 @@ export async function warmUp(addon: Addon, options: WarmUpOptions = {}): Promise
   const started = performance.now();
   const rounds = Math.max(0, Math.trunc(options.rounds ?? 3));
   const today = new Date(options.now ?? Date.now()).toISOString().slice(0, 10);
-  const requests: Array<{ type: string; id: string; extra: ExtraPairs }> = [];
-  for (const catalog of addon.manifest.catalogs) {
-    const required = requiredExtras(catalog);
-    if (required.length === 0) requests.push({ type: catalog.type, id: catalog.id, extra: [] });
-    if (isGuideCatalog(catalog) && required.every((name) => name === 'date')) {
-      requests.push({ type: catalog.type, id: catalog.id, extra: [['date', today]] });
-    }
-  }
   const guidePages = Math.max(1, Math.trunc(options.guidePages ?? 24));
+  const requests: Array<{ type: string; id: string; extra: ExtraPairs }> = [];
+  /** Today's further guide pages, asked once after the rounds. */
   const more: typeof requests = [];
-  for (const request of requests) {
-    if (request.extra.length === 0) continue; // a guide day request
-    for (let page = 1; page < guidePages; page++)
-      more.push({ ...request, extra: [...request.extra, ['skip', `${page * 100}`]] });
+  for (const catalog of addon.manifest.catalogs) {
+    const { type, id } = catalog;
+    const required = requiredExtras(catalog);
+    if (required.length === 0) requests.push({ type, id, extra: [] });
+    if (isGuideCatalog(catalog) && required.every((name) => name === 'date')) {
+      requests.push({ type, id, extra: [['date', today]] });
+      for (let page = 1; page < guidePages; page++) {
+        more.push({
+          type,
+          id,
+          extra: [
+            ['date', today],
+            ['skip', `${page * 100}`],
+          ],
+        });
+      }
+    }
   }
   let made = 0;
   let failed = 0;

@@ -1,8 +1,8 @@
 /**
  * The commit-time steps of a live-TV import, run inside its write transaction: drop guide data
  * no channel shows, apply the merge rules to the keys that need them (merge.ts) and group their
- * programmes into guide days, join guide days written in parts, store each guide channel's
- * longest programme, rebuild the group list, and count what is served.
+ * programmes into guide days, join guide days written in parts, rebuild the group list, and
+ * count what is served.
  */
 import type { Connection } from '../connection.js';
 import type { GuideDayWriter } from './guide-days.js';
@@ -19,8 +19,6 @@ export interface ImportTally {
   readonly keyProgrammes: Map<number, number>;
   /** Guide key ids with at least one programme written. */
   readonly keysWithProgrammes: Set<number>;
-  /** Guide key id → longest programme written. */
-  readonly keyMaxDuration: Map<number, number>;
   /** Guide key id → priority of its first programme; a key in `mixedPriorities` had several. */
   readonly keyPriority: Map<number, number>;
   readonly mixedPriorities: Set<number>;
@@ -66,9 +64,6 @@ export function finishLiveTv(
   }
   merging.close();
   days.finish();
-
-  const setMaxDuration = db.prepare('UPDATE guide_channels SET max_duration = ? WHERE id = ?');
-  for (const keyId of tally.keysWithProgrammes) setMaxDuration.run(tally.keyMaxDuration.get(keyId) ?? 0, keyId);
 
   // A group's place is that of its first channel in catalog order (sort, then insertion).
   db.exec(`

@@ -12,12 +12,10 @@ import { closeImportConnection, commitImport, rollbackImport } from '../import-t
 import { boundedDetails } from '../imports.js';
 import type { ImportHost } from './begin.js';
 import { finishLiveTv, type ImportTally } from './finish.js';
-import { GuideDayWriter } from './guide-days.js';
+import { DAY, GuideDayWriter } from './guide-days.js';
 import { MergeTable } from './merge.js';
 import { clip, LIMITS, normalizeName, programmeTail, recordJson } from './rows.js';
 import type { ChannelInput, CommitInput, LiveTvDropped, LiveTvImportOptions, LiveTvImportReport } from './types.js';
-
-const DAY = 86_400_000;
 
 /** An open live-TV import; nothing it adds is visible to readers before `commit`. */
 export interface LiveTvImport {
@@ -73,7 +71,6 @@ export class Import implements LiveTvImport {
     keyChannels: new Map(),
     keyProgrammes: new Map(),
     keysWithProgrammes: new Set(),
-    keyMaxDuration: new Map(),
     keyPriority: new Map(),
     mixedPriorities: new Set(),
     keyLastStart: new Map(),
@@ -199,8 +196,7 @@ export class Import implements LiveTvImport {
     return this.#run('adding programmes', () => {
       checkPriority(priority);
       const tally = this.#tally;
-      const { keyChannels, keysWithProgrammes, keyMaxDuration, keyPriority, mixedPriorities, keyLastStart, unordered } =
-        tally;
+      const { keyChannels, keysWithProgrammes, keyPriority, mixedPriorities, keyLastStart, unordered } = tally;
       const dropped = this.#dropped;
       const days = this.#days;
       const merging = this.#merging;
@@ -226,7 +222,6 @@ export class Import implements LiveTvImport {
           const video = programmeTail(p, this.#languages);
           written++;
           keysWithProgrammes.add(keyId);
-          if (stop - start > (keyMaxDuration.get(keyId) ?? 0)) keyMaxDuration.set(keyId, stop - start);
           const last = keyLastStart.get(keyId);
           if (last !== undefined && start <= last) unordered.add(keyId);
           keyLastStart.set(keyId, start);
@@ -234,16 +229,15 @@ export class Import implements LiveTvImport {
           if (first === undefined) keyPriority.set(keyId, priority);
           else if (first !== priority) mixedPriorities.add(keyId);
 
-          if (!merging.has(keyId) && (this.#mergeAll || unordered.has(keyId) || mixedPriorities.has(keyId))) {
-            // From now on this key needs the merge rules: what it already has moves to the merge table.
-            if (first !== undefined) {
+          if (this.#mergeAll || merging.has(keyId) || unordered.has(keyId) || mixedPriorities.has(keyId)) {
+            if (!merging.has(keyId) && tally.keyProgrammes.has(keyId)) {
+              // This key needs the merge rules from now on: what it already has moves to the merge table.
               for (const earlier of days.take(keyId))
-                merging.add(keyId, earlier.start, earlier.stop, first, earlier.video);
+                merging.add(keyId, earlier.start, earlier.stop, first!, earlier.video);
+              tally.keyProgrammes.delete(keyId);
             }
-            tally.keyProgrammes.delete(keyId);
-          }
-          if (merging.has(keyId) || this.#mergeAll) merging.add(keyId, start, stop, priority, video);
-          else {
+            merging.add(keyId, start, stop, priority, video);
+          } else {
             days.add(keyId, start, stop, video);
             tally.keyProgrammes.set(keyId, (tally.keyProgrammes.get(keyId) ?? 0) + 1);
           }

@@ -28,6 +28,8 @@ export class MergeTable {
   readonly #keys = new Map<number, number>();
   #insertOne: Statement | undefined;
   #insertMany: Statement | undefined;
+  /** Prepared by `finish`, once the index exists. */
+  #select: Statement | undefined;
   readonly #pending: unknown[] = [];
 
   constructor(db: Connection) {
@@ -68,10 +70,7 @@ export class MergeTable {
    * (compared with the programmes as they are after the first rule, not one by one).
    */
   resolve(keyId: number): Resolved {
-    const rows = this.#db
-      .prepare('SELECT start, stop, prio, video FROM temp.merging WHERE key_id = ? ORDER BY start, prio, rowid')
-      .raw()
-      .all(keyId) as [number, number, number, string][];
+    const rows = this.#select!.all(keyId) as [number, number, number, string][];
     const list: Row[] = [];
     let maxDuration = 0;
     for (const [start, stop, prio, video] of rows) {
@@ -100,6 +99,9 @@ export class MergeTable {
     if (this.#insertOne === undefined) return;
     this.flush();
     this.#db.exec('CREATE INDEX temp.merging_key ON merging (key_id, start, prio)');
+    this.#select = this.#db
+      .prepare('SELECT start, stop, prio, video FROM temp.merging WHERE key_id = ? ORDER BY start, prio, rowid')
+      .raw();
   }
 
   /** Drops the table (it would go with the connection anyway). */

@@ -61,8 +61,8 @@ function filter(
 }
 
 /**
- * The guide day @day of each guide channel in the JSON array @keys, in parts order (an import
- * leaves one part per key and day; a store written by an interrupted older build may hold more).
+ * The guide day @day of each guide channel in the JSON array @keys. An import joins its parts
+ * at commit, so there is one row per key and day; should there be more, they are read in order.
  */
 export const GUIDE_DAYS_SQL = `SELECT key_id, entries FROM guide_days
   WHERE day = @day AND key_id IN (SELECT value FROM json_each(@keys)) ORDER BY key_id, part`;

@@ -118,6 +118,7 @@ export const liveTvMigrations: readonly Migration[] = [
     // and UTC day, so a guide page reads 100 rows instead of concatenating 4,800. Stored
     // programmes are grouped into the days they belong to (they end after the day's first
     // instant and start before its last), in start order; the programmes table then goes.
+    // guide_channels.max_duration, which bounded the old range scans, is left unused.
     name: 'livetv-003-guide-days',
     up(db) {
       db.exec(`
