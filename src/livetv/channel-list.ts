@@ -6,6 +6,7 @@
  */
 import type { ChannelRow, GuideDayChannel, GuideDayRawChannel, Store } from '../store/index.js';
 import { normalizeName } from '../store/index.js';
+import { CHANNEL_HEAD } from './guide-json.js';
 
 export interface ChannelFilter {
   /** One group (the catalog's genre). */
@@ -74,6 +75,7 @@ export function createChannelList(store: Store) {
       if (filter.search !== undefined || severalGroups(filter)) return undefined;
       return store.guideDayRaw({
         day,
+        headFormat: CHANNEL_HEAD.format,
         offset: skip,
         limit: size,
         ...(filter.group !== undefined ? { group: filter.group } : {}),

@@ -11,7 +11,7 @@ import { parseRawJsonList } from '../addon/index.js';
 import { validateResponse } from '../protocol/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { at, channel, programme, tempDir } from '../store/testing.js';
-import { createGuidePageWriter } from './guide-json.js';
+import { CHANNEL_HEAD, createGuidePageWriter } from './guide-json.js';
 import { channelMeta } from './metas.js';
 import { placeholderVideos, programmeVideo, resolvePlaceholders } from './videos.js';
 
@@ -107,6 +107,37 @@ describe('guide page from raw entries', () => {
     const renewed = page() as Array<{ name: string; genres?: string[] }>;
     expect(renewed.map((m) => [m.name, m.genres])).toEqual([['Renamed', ['Films']]]);
     expect(renewed).toEqual(objectPage(resolvePlaceholders(undefined)));
+  });
+
+  it('copies the heads the import stored, rendered from the channels as stored, in its format only', async () => {
+    const imp = await store.beginLiveTvImport({ now: NOW, channelHead: CHANNEL_HEAD });
+    // Longer than the store keeps: the head must show the clipped name the meta page shows.
+    imp.addChannel(channel(1, { name: `Long ${'ü'.repeat(600)}`, logo: 'https://img.example/1.png', group: 'News' }));
+    imp.addChannel(channel(2, { guideKey: 'g1', number: 12 }));
+    imp.addChannel(channel(3));
+    imp.addProgrammes([programme('g1', '2030-01-10T00:30:00Z', '2030-01-10T01:00:00Z', 'Half')]);
+    imp.commit();
+    const stored = store.guideDayRaw({ day: DAY, headFormat: CHANNEL_HEAD.format });
+    expect(stored.map((row) => row.head === undefined)).toEqual([false, false, false]);
+    expect(stored[0]!.head).toBe(`${JSON.stringify(channelMeta(stored[0]!.channel, [])).slice(0, -13)},"videos":`);
+    const other = store.guideDayRaw({ day: DAY, headFormat: CHANNEL_HEAD.format + 1 });
+    expect(other.map((row) => row.head)).toEqual([undefined, undefined, undefined]);
+
+    const placeholders = resolvePlaceholders({ enabled: true, blockMinutes: 120 });
+    const writer = createGuidePageWriter(placeholders);
+    const version = store.dataVersion();
+    const fromHeads = parseRawJsonList(writer.write(stored, FROM, TO, version));
+    expect(fromHeads).toEqual(objectPage(placeholders));
+    expect((fromHeads[0] as { name: string }).name).toHaveLength(500);
+    expect(parseRawJsonList(writer.write(other, FROM, TO, version))).toEqual(fromHeads);
+  });
+
+  it('refuses a head format that is not a positive integer, before taking the import lock', async () => {
+    await expect(store.beginLiveTvImport({ channelHead: { format: 1.5, render: () => '' } })).rejects.toThrow(
+      /channelHead.format must be a positive integer/,
+    );
+    const imp = await store.beginLiveTvImport({ now: NOW, lockTimeoutMs: 100 });
+    imp.abort('only checking the lock is free');
   });
 
   it('writes each video with the channel id, the times, the fields and a title', () => {

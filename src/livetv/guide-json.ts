@@ -6,7 +6,7 @@
  * (`programmeVideo`) gives the same videos; guide-json.test.ts holds them equal.
  */
 import { allocRawJsonList, createFramePool, type RawJsonList } from '../addon/index.js';
-import type { ChannelRow, GuideDayRawChannel } from '../store/index.js';
+import type { ChannelHead, ChannelRow, GuideDayRawChannel } from '../store/index.js';
 import { TITLED_TAIL } from '../store/index.js';
 import { channelMeta } from './metas.js';
 import { type Placeholders, placeholderVideos, runtimeText, videoId } from './videos.js';
@@ -154,12 +154,23 @@ function createEntryTable(pieces: ReturnType<typeof createTimePieces>) {
   };
 }
 
-/** A channel meta without its videos, as bytes up to and including `"videos":`. */
-function metaHead(channel: ChannelRow): Buffer {
+/** A channel meta without its videos, as JSON up to and including `"videos":`. */
+function metaHeadText(channel: ChannelRow): string {
   const { videos: _videos, ...meta } = channelMeta(channel, []);
   const json = JSON.stringify(meta);
-  return Buffer.from(`${json.slice(0, -1)},"videos":`);
+  return `${json.slice(0, -1)},"videos":`;
 }
+
+const metaHead = (channel: ChannelRow): Buffer => Buffer.from(metaHeadText(channel));
+
+/**
+ * The channel heads the live-TV import stores (store ChannelHead), so that guide pages copy them
+ * instead of rendering one per channel (on the 10,000-channel benchmark store, rendering and
+ * keeping them made the first pages of each day half as slow again). Bump `format` whenever
+ * `channelMeta`'s output changes: heads stored in another format are rendered per page instead,
+ * until the next import.
+ */
+export const CHANNEL_HEAD: ChannelHead = { format: 1, render: metaHeadText };
 
 interface ChannelPlan {
   readonly head: Buffer;
@@ -176,9 +187,10 @@ interface ChannelPlan {
 }
 
 /**
- * Channel heads of one data version, by channel id: each costs a JSON.stringify and a few copies
- * (about 3 KB of garbage), and a channel is written again for every day asked. Emptied when the
- * version moves or when full, so memory stays bounded (about 0.6 KB per channel).
+ * Channel heads of one data version, by channel id, for channels stored without a head in
+ * CHANNEL_HEAD's format (by an older import): each costs a JSON.stringify and a few copies (about
+ * 3 KB of garbage), and a channel is written again for every day asked. Emptied when the version
+ * moves or when full, so memory stays bounded (about 0.6 KB per channel).
  */
 const MAX_HEADS = 20_000;
 
@@ -246,8 +258,15 @@ export function createGuidePageWriter(placeholders: Placeholders): GuidePageWrit
     let decoded = 0;
     let textUsed = 0;
     let size = 2 + Math.max(0, rows.length - 1); // [ ] and the commas between metas
-    for (const { channel, entries: rawText } of rows) {
-      const head = heads.get(channel, version);
+    for (const { channel, entries: rawText, head: storedHead } of rows) {
+      let head: Buffer;
+      if (storedHead === undefined) head = heads.get(channel, version);
+      else {
+        textRoom(textUsed, storedHead.length * 3);
+        const length = text.write(storedHead, textUsed, 'utf8');
+        head = text.subarray(textUsed, textUsed + length);
+        textUsed += length;
+      }
       size += head.length + 1; // and the meta's closing brace
       if (rawText === undefined || rawText.length === 0) {
         const videos = Buffer.from(

@@ -14,6 +14,7 @@ import { StringInterner } from '../sources/xmltv/index.js';
 import type { LiveTvImport, Store } from '../store/index.js';
 import { buildChannels, type PlaylistInput } from './channels.js';
 import { type GuideContext, importGuide } from './guide.js';
+import { CHANNEL_HEAD } from './guide-json.js';
 import { GuideIndex, MatchDemand, type MatchSubject, shiftedKey } from './match.js';
 import { checkGuides, type PlaylistText, readPlaylist } from './sources.js';
 import type {
@@ -93,6 +94,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
       retentionMs: (options.retentionHours ?? 48) * HOUR,
       horizonMs: (options.horizonDays ?? 14) * 24 * HOUR,
       ...(options.languages ? { languages: options.languages } : {}),
+      channelHead: CHANNEL_HEAD,
     });
 
     // 2. Channels, parsed in a function of their own: nothing of the parsed playlists outlives it.

@@ -28,6 +28,10 @@ export interface ImportHost {
  * @example const imp = await beginLiveTvImport(host, { languages: ['en'] })
  */
 export async function beginLiveTvImport(host: ImportHost, options: LiveTvImportOptions = {}): Promise<LiveTvImport> {
+  const format = options.channelHead?.format;
+  if (format !== undefined && !(Number.isSafeInteger(format) && format > 0)) {
+    throw new TypeError(`channelHead.format must be a positive integer, got ${String(format)}`);
+  }
   const { db, id } = await openImportTransaction(host, {
     kind: 'livetv',
     what: 'a live-TV import',

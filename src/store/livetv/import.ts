@@ -14,8 +14,15 @@ import type { ImportHost } from './begin.js';
 import { finishLiveTv, type ImportTally } from './finish.js';
 import { DAY, GuideDayWriter } from './guide-days.js';
 import { MergeTable } from './merge.js';
-import { clip, LIMITS, normalizeName, programmeTail, recordJson } from './rows.js';
-import type { ChannelInput, CommitInput, LiveTvDropped, LiveTvImportOptions, LiveTvImportReport } from './types.js';
+import { channelFromRaw, clip, LIMITS, normalizeName, programmeTail, recordJson } from './rows.js';
+import type {
+  ChannelHead,
+  ChannelInput,
+  CommitInput,
+  LiveTvDropped,
+  LiveTvImportOptions,
+  LiveTvImportReport,
+} from './types.js';
 
 /** An open live-TV import; nothing it adds is visible to readers before `commit`. */
 export interface LiveTvImport {
@@ -83,6 +90,7 @@ export class Import implements LiveTvImport {
   readonly #merging: MergeTable;
   /** Several sources: every programme goes through the merge table. */
   #mergeAll = false;
+  readonly #channelHead: ChannelHead | undefined;
 
   constructor(host: ImportHost, db: Connection, id: number, options: LiveTvImportOptions) {
     this.#host = host;
@@ -93,11 +101,12 @@ export class Import implements LiveTvImport {
     this.#horizon = now + (options.horizonMs ?? 14 * DAY);
     this.#maxProgrammeMs = options.maxProgrammeMs ?? 3 * DAY;
     this.#languages = (options.languages ?? []).map((l) => l.toLowerCase());
+    this.#channelHead = options.channelHead;
     this.#days = new GuideDayWriter(db);
     this.#merging = new MergeTable(db);
     this.#sql = {
       channel: db.prepare(
-        'INSERT INTO channels (rid, id, name, name_norm, logo, grp, number, sort, guide_key, key_id, catchup, source) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)',
+        'INSERT INTO channels (rid, id, name, name_norm, logo, grp, number, sort, guide_key, key_id, catchup, source, head, head_format) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)',
       ),
       stream: db.prepare(
         'INSERT INTO streams (channel_rid, ord, url, name, user_agent, referrer, kodi_props) VALUES (?,?,?,?,?,?,?)',
@@ -130,19 +139,34 @@ export class Import implements LiveTvImport {
       this.#channels.set(id, { rid, keyed });
       const keyId = keyed ? this.#keyChannel(channel.guideKey!) : null;
       const shownName = clip(name, LIMITS.name);
-      this.#sql.channel.run(
-        rid,
+      // In CHANNEL_SELECT's order: what reads will give back.
+      const stored = [
         id,
         shownName,
-        normalizeName(shownName),
         channel.logo ? clip(channel.logo, LIMITS.url) : null,
         channel.group ? clip(channel.group, LIMITS.name) : null,
         Number.isFinite(channel.number) ? channel.number : null,
         channel.sort,
         keyId === null ? null : clip(channel.guideKey!, LIMITS.key),
-        keyId,
         recordJson(channel.catchup),
         channel.source ? clip(channel.source, LIMITS.url) : null,
+      ] as const;
+      const head = this.#channelHead;
+      this.#sql.channel.run(
+        rid,
+        stored[0],
+        stored[1],
+        normalizeName(shownName),
+        stored[2],
+        stored[3],
+        stored[4],
+        stored[5],
+        stored[6],
+        keyId,
+        stored[7],
+        stored[8],
+        head === undefined ? null : head.render(channelFromRaw([...stored])),
+        head === undefined ? null : head.format,
       );
       channel.streams.forEach((s, ord) => {
         if (typeof s.url !== 'string' || s.url === '') throw new Error(`channel "${id}" stream ${ord} has no url`);

@@ -86,11 +86,12 @@ export function liveTvReads(db: Connection) {
     return s;
   };
 
-  function channelPage(query: ChannelQuery): unknown[][] {
+  /** Rows of CHANNEL_SELECT (and `more` columns after it) of a page of channels. */
+  function channelPage(query: ChannelQuery, more = ''): unknown[][] {
     const f = filter(query.group, query.search);
     const [limit, offset] = page(query.offset, query.limit);
     if (limit === 0) return [];
-    const sql = `SELECT ${CHANNEL_SELECT} FROM channels c ${f.where} ORDER BY c.sort, c.rid LIMIT ? OFFSET ?`;
+    const sql = `SELECT ${CHANNEL_SELECT}${more} FROM channels c ${f.where} ORDER BY c.sort, c.rid LIMIT ? OFFSET ?`;
     return stmt(sql).all(...f.params, limit, offset) as unknown[][];
   }
 
@@ -99,9 +100,10 @@ export function liveTvReads(db: Connection) {
     query: GuideDayQuery,
     sql: string,
     join: (before: T, more: T) => T,
+    more = '',
   ): { channels: unknown[][]; byKey: Map<number, T> } {
     const day = parseUtcDay(query.day);
-    const channels = channelPage(query);
+    const channels = channelPage(query, more);
     const keyIds = [...new Set(channels.map((c) => c[9]).filter((k) => k !== null))];
     const byKey = new Map<number, T>();
     if (keyIds.length > 0) {
@@ -179,10 +181,19 @@ export function liveTvReads(db: Connection) {
      * is written from (no row objects): two queries and no per-programme allocation.
      */
     guideDayRaw(query: GuideDayQuery): GuideDayRawChannel[] {
-      const { channels, byKey } = channelDay<string>(query, GUIDE_DAYS_TEXT_SQL, (a, b) => a + b);
+      const format = query.headFormat;
+      // An integer in the text (checked): one prepared statement per format.
+      const head =
+        format !== undefined && Number.isSafeInteger(format)
+          ? `, CASE WHEN c.head_format = ${format} THEN c.head END`
+          : ', NULL';
+      const { channels, byKey } = channelDay<string>(query, GUIDE_DAYS_TEXT_SQL, (a, b) => a + b, head);
       return channels.map((c) => {
         const entries = byKey.get(c[9] as number);
-        return entries === undefined ? { channel: channelFromRaw(c) } : { channel: channelFromRaw(c), entries };
+        const row: { channel: ChannelRow; entries?: string; head?: string } = { channel: channelFromRaw(c) };
+        if (entries !== undefined) row.entries = entries;
+        if (c[10] !== null) row.head = c[10] as string;
+        return row;
       });
     },
 

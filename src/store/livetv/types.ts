@@ -51,6 +51,20 @@ export interface LiveTvImportOptions {
   readonly lockTimeoutMs?: number;
   /** Page cache of the import connection in KiB (bounds its memory). Default 8 MiB: measured as fast as 32 MiB on the 370 MB benchmark guide, with 38 MB less peak RSS. */
   readonly cacheKiB?: number;
+  /** The backend's guide-page head of a channel, stored with each channel (see ChannelHead). */
+  readonly channelHead?: ChannelHead;
+}
+
+/**
+ * How a backend renders the part of a guide row that depends on the channel alone (its meta up
+ * to its videos). The import renders it once per channel, from the channel as stored (names and
+ * URLs already clipped), and stores it with its `format`; reads return it only to a caller that
+ * asks for the same format, so heads rendered by another version of the backend are never served.
+ */
+export interface ChannelHead {
+  /** A positive integer the backend changes whenever `render`'s output would change. */
+  readonly format: number;
+  render(channel: ChannelRow): string;
 }
 
 /** What the caller adds to the import record at commit. */
@@ -167,6 +181,8 @@ export interface ChannelQuery {
 export interface GuideDayQuery {
   /** UTC day, `YYYY-MM-DD`. */
   readonly day: string;
+  /** `guideDayRaw` only: return the heads stored in this format (ChannelHead). */
+  readonly headFormat?: number;
   readonly group?: string;
   readonly offset?: number;
   readonly limit?: number;
@@ -182,6 +198,8 @@ export interface GuideDayQuery {
 export interface GuideDayRawChannel {
   readonly channel: ChannelRow;
   readonly entries?: string;
+  /** The channel's head as the import stored it, when it is in the asked `headFormat`. */
+  readonly head?: string;
 }
 
 /** One channel of a guide day page; channels without programmes that day have an empty list. */

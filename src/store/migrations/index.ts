@@ -18,4 +18,5 @@ export const MIGRATIONS: readonly Migration[] = [
   libraryMigrations[0]!,
   liveTvMigrations[1]!,
   liveTvMigrations[2]!,
+  liveTvMigrations[3]!,
 ];

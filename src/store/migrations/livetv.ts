@@ -147,6 +147,18 @@ export const liveTvMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    // Each channel's guide-page head (its meta up to its videos), rendered by the backend at
+    // import (types.ts ChannelHead): a guide page then copies it instead of rendering 100 heads.
+    // Channels stored before have none until the next import; pages render theirs meanwhile.
+    name: 'livetv-004-channel-heads',
+    up(db) {
+      db.exec(`
+        ALTER TABLE channels ADD COLUMN head TEXT;
+        ALTER TABLE channels ADD COLUMN head_format INTEGER;
+      `);
+    },
+  },
 ];
 
 /** A programme's content from the columns of livetv-001 (frozen with that schema). */
