@@ -8,11 +8,11 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseRawJsonList } from '../addon/index.js';
-import { validateResponse } from '../protocol/index.js';
-import { openStore, type Store } from '../store/index.js';
+import { type Video, validateResponse } from '../protocol/index.js';
+import { type ChannelRow, openStore, type Store } from '../store/index.js';
 import { at, channel, programme, tempDir } from '../store/testing.js';
 import { CHANNEL_HEAD, createGuidePageWriter } from './guide-json.js';
-import { channelMeta } from './metas.js';
+import { channelHeadJson, channelMeta } from './metas.js';
 import { placeholderVideos, programmeVideo, resolvePlaceholders } from './videos.js';
 
 const NOW = at('2030-01-10T12:00:00Z');
@@ -119,7 +119,7 @@ describe('guide page from raw entries', () => {
     imp.commit();
     const stored = store.guideDayRaw({ day: DAY, headFormat: CHANNEL_HEAD.format });
     expect(stored.map((row) => row.head === undefined)).toEqual([false, false, false]);
-    expect(stored[0]!.head).toBe(`${JSON.stringify(channelMeta(stored[0]!.channel, [])).slice(0, -13)},"videos":`);
+    for (const row of stored) expect(JSON.parse(`${row.head}[]}`)).toEqual(channelMeta(row.channel, []));
     const other = store.guideDayRaw({ day: DAY, headFormat: CHANNEL_HEAD.format + 1 });
     expect(other.map((row) => row.head)).toEqual([undefined, undefined, undefined]);
 
@@ -130,6 +130,19 @@ describe('guide page from raw entries', () => {
     expect(fromHeads).toEqual(objectPage(placeholders));
     expect((fromHeads[0] as { name: string }).name).toHaveLength(500);
     expect(parseRawJsonList(writer.write(other, FROM, TO, version))).toEqual(fromHeads);
+  });
+
+  it.each<[string, Partial<ChannelRow>]>([
+    ['only what every channel has', {}],
+    ['every optional member', { logo: 'https://img.example/1.png', group: 'News', number: 7 }],
+    ['texts that need escaping', { name: 'A "q" \\ </script> \u2028 \u0001 日本 🎬', group: 'Ünï\n' }],
+    ['an inline logo and odd numbers', { logo: 'data:image/png;base64,AAAA', number: 0 }],
+    ['a fractional number', { number: 7.5 }],
+  ])('renders the head of channelMeta directly: %s', (_name, fields) => {
+    const row: ChannelRow = { id: 'mq-tv:x "y"', name: 'X', sort: 1, ...fields };
+    const head = channelHeadJson(row);
+    expect(head.endsWith(',"videos":')).toBe(true);
+    expect(JSON.parse(`${head}[{"id":"v"}]}`)).toEqual(channelMeta(row, [{ id: 'v' } as Video]));
   });
 
   it('refuses a head format that is not a positive integer, before taking the import lock', async () => {

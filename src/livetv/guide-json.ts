@@ -8,7 +8,7 @@
 import { allocRawJsonList, createFramePool, type RawJsonList } from '../addon/index.js';
 import type { ChannelHead, ChannelRow, GuideDayRawChannel } from '../store/index.js';
 import { TITLED_TAIL } from '../store/index.js';
-import { channelMeta } from './metas.js';
+import { channelHeadJson } from './metas.js';
 import { type Placeholders, placeholderVideos, runtimeText, videoId } from './videos.js';
 
 const COMMA = 0x2c;
@@ -154,23 +154,16 @@ function createEntryTable(pieces: ReturnType<typeof createTimePieces>) {
   };
 }
 
-/** A channel meta without its videos, as JSON up to and including `"videos":`. */
-function metaHeadText(channel: ChannelRow): string {
-  const { videos: _videos, ...meta } = channelMeta(channel, []);
-  const json = JSON.stringify(meta);
-  return `${json.slice(0, -1)},"videos":`;
-}
-
-const metaHead = (channel: ChannelRow): Buffer => Buffer.from(metaHeadText(channel));
+const metaHead = (channel: ChannelRow): Buffer => Buffer.from(channelHeadJson(channel));
 
 /**
  * The channel heads the live-TV import stores (store ChannelHead), so that guide pages copy them
  * instead of rendering one per channel (on the 10,000-channel benchmark store, rendering and
  * keeping them made the first pages of each day half as slow again). Bump `format` whenever
- * `channelMeta`'s output changes: heads stored in another format are rendered per page instead,
+ * `channelHeadJson`'s output changes: heads stored in another format are rendered per page instead,
  * until the next import.
  */
-export const CHANNEL_HEAD: ChannelHead = { format: 1, render: metaHeadText };
+export const CHANNEL_HEAD: ChannelHead = { format: 1, render: channelHeadJson };
 
 interface ChannelPlan {
   readonly head: Buffer;
