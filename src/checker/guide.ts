@@ -1,4 +1,11 @@
-import { type Catalog, type ExtraPairs, extraDeclared, isGuideCatalog, MetaSchema } from '../protocol/index.js';
+import {
+  type Catalog,
+  type ExtraPairs,
+  extraDeclared,
+  isGuideCatalog,
+  MetaSchema,
+  overlapsGuideDay,
+} from '../protocol/index.js';
 import { ask, type Context, validItems } from './ask.js';
 import type { ItemRef } from './catalogs.js';
 
@@ -35,8 +42,6 @@ async function checkDay(ctx: Context, catalog: Catalog, day: string, today: bool
   const paged = extraDeclared(catalog, 'skip');
   const channels = new Set<string>();
   const refs: ItemRef[] = [];
-  const dayStart = Date.parse(`${day}T00:00:00.000Z`);
-  const dayEnd = Date.parse(`${day}T23:59:59.999Z`);
   let outside = 0;
   let outsidePath = '';
   for (let n = 0; n < options.maxPages; n++) {
@@ -78,7 +83,7 @@ async function checkDay(ctx: Context, catalog: Catalog, day: string, today: bool
         channels.add(id);
         refs.push({ type: row.type as string, id, name: row.name as string });
       }
-      const out = outsideDay(row.videos, dayStart, dayEnd);
+      const out = outsideDay(row.videos, day);
       if (out > 0 && outside === 0) outsidePath = answer.path;
       outside += out;
     }
@@ -115,8 +120,8 @@ async function checkDay(ctx: Context, catalog: Catalog, day: string, today: bool
   return refs;
 }
 
-/** Programmes (both times readable) that do not overlap the day: endTime <= D 00:00 or startTime >= D 23:59:59.999. */
-function outsideDay(videos: unknown, dayStart: number, dayEnd: number): number {
+/** Programmes (both times readable) that do not belong to the day (the guide-day rule). */
+function outsideDay(videos: unknown, day: string): number {
   if (!Array.isArray(videos)) return 0;
   let count = 0;
   for (const video of videos) {
@@ -126,7 +131,7 @@ function outsideDay(videos: unknown, dayStart: number, dayEnd: number): number {
     const start = Date.parse(startTime);
     const end = Date.parse(endTime);
     if (Number.isNaN(start) || Number.isNaN(end)) continue;
-    if (!(end > dayStart && start < dayEnd)) count++;
+    if (!overlapsGuideDay(start, end, day)) count++;
   }
   return count;
 }

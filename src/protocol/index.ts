@@ -7,6 +7,7 @@ export { type Catalog, CatalogSchema } from './catalog.js';
 export { DateTimeSchema, isAbsoluteUrl, isIsoDay, isRfc3339, SEMVER, StringListSchema, UrlSchema } from './common.js';
 export { CONFIG_FIELD_TYPES, type ConfigField, ConfigFieldSchema, type ConfigFieldType } from './config-field.js';
 export { type Extra, ExtraSchema, KNOWN_EXTRAS } from './extra.js';
+export { firstGuideDay, GUIDE_DAY_MS, guideDayWindow, overlapsGuideDay } from './guide-day.js';
 export { type Link, LinkSchema } from './link.js';
 export { type Manifest, ManifestBehaviorHintsSchema, type ManifestInput, ManifestSchema } from './manifest.js';
 export {

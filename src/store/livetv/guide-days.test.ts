@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { firstGuideDay } from '../../protocol/index.js';
 import type { Programme } from '../../sources/records.js';
 import { openStore, type Store } from '../store.js';
 import { at, channel, programme, snapshot, tempDir } from '../testing.js';
-import { firstDay, forEachEntry, programmesOf } from './guide-days.js';
+import { forEachEntry, programmesOf } from './guide-days.js';
 
 const NOW = at('2030-01-10T12:00:00Z');
 const DAYS = ['2030-01-09', '2030-01-10', '2030-01-11', '2030-01-12', '2030-01-13'];
@@ -123,9 +124,9 @@ describe('guide days', () => {
 
   it('puts a programme in the days it overlaps by the spec rule', () => {
     const day = at('2030-01-10T00:00:00Z');
-    expect(firstDay(day)).toBe(day);
-    expect(firstDay(day - 1)).toBe(day); // starts at 23:59:59.999: not before the day's last instant
-    expect(firstDay(day - 2)).toBe(day - 86_400_000);
+    expect(firstGuideDay(day)).toBe(day);
+    expect(firstGuideDay(day - 1)).toBe(day); // starts at 23:59:59.999: not before the day's last instant
+    expect(firstGuideDay(day - 2)).toBe(day - 86_400_000);
   });
 
   it('reads entries back, each programme once', () => {

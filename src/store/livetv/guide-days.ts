@@ -13,18 +13,12 @@
  * An import writes a key's entries in parts (`part` increases with each flush of its memory
  * budget); `compactParts` joins them at commit, so readers find one part per key and day.
  */
+import { firstGuideDay, GUIDE_DAY_MS } from '../../protocol/index.js';
 import type { Connection, Statement } from '../connection.js';
 
-export const DAY = 86_400_000;
+export const DAY = GUIDE_DAY_MS;
 
 const COMMA = 0x2c;
-
-/** The first UTC day (midnight, epoch ms) programme [start, stop) belongs to; the others follow by DAY while `day < stop`. */
-export function firstDay(start: number): number {
-  const day = Math.floor(start / DAY) * DAY;
-  // A start at the day's last millisecond is not "before its last instant".
-  return start >= day + DAY - 1 ? day + DAY : day;
-}
 
 /** Calls `visit` for each entry of `bytes` with its times and where its video lies. */
 export function forEachEntry(
@@ -112,7 +106,7 @@ export class GuideDayWriter {
       this.#open.set(keyId, days);
     }
     // Once per day it belongs to (twice for one over midnight), so each day's entries stay one run of bytes.
-    for (let day = firstDay(start); day < stop; day += DAY) {
+    for (let day = firstGuideDay(start); day < stop; day += DAY) {
       if (this.#used + size > this.#arena.length) {
         this.flush();
         days = new Map();
