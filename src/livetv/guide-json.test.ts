@@ -195,6 +195,29 @@ describe('guide page from raw entries', () => {
     });
   });
 
+  it('writes pages whose texts outgrow the staging buffer, and the pages after them', async () => {
+    const imp = await store.beginLiveTvImport({ now: NOW, channelHead: CHANNEL_HEAD });
+    for (let n = 1; n <= 3; n++) imp.addChannel(channel(n, { name: `Ünï ${n}` }));
+    const hours = Array.from({ length: 8 }, (_, h) => h);
+    // 3 channels × 8 programmes × 20,000 characters of two-byte text: about 1.4 MB of UTF-8.
+    imp.addProgrammes(
+      [1, 2, 3].flatMap((n) =>
+        hours.map((h) =>
+          programme(`g${n}`, FROM + h * 3_600_000, FROM + (h + 1) * 3_600_000, `P${h}`, {
+            descriptions: [{ text: `${n}${h}${'ü'.repeat(19_998)}` }],
+          }),
+        ),
+      ),
+    );
+    imp.commit();
+    const placeholders = resolvePlaceholders(undefined);
+    const writer = createGuidePageWriter(placeholders);
+    const rows = () => store.guideDayRaw({ day: DAY, headFormat: CHANNEL_HEAD.format });
+    for (let round = 0; round < 2; round++) {
+      expect(parseRawJsonList(writer.write(rows(), FROM, TO))).toEqual(objectPage(placeholders));
+    }
+  });
+
   it('writes an empty page as an empty list', () => {
     const raw = createGuidePageWriter(resolvePlaceholders(undefined)).write(
       store.guideDayRaw({ day: DAY, offset: 10 }),

@@ -207,6 +207,36 @@ function createHeadCache() {
   };
 }
 
+/**
+ * The texts of the page being written (stored heads and entries) as UTF-8, in one buffer reused
+ * for every page. The store hands them over as strings, which live and die in the young
+ * generation; as Buffers they were 1 MB of fresh native memory per page, mapped page by page and
+ * freed in bulk in garbage-collector pauses.
+ */
+function createTextStage() {
+  let bytes = Buffer.allocUnsafeSlow(64 * 1024);
+  let used = 0;
+  return {
+    /** Called between pages only: the views given out are written over from then on. */
+    reset(): void {
+      used = 0;
+    },
+    /** `text` as UTF-8, a view into the stage valid until the next `reset`. */
+    add(text: string): Buffer {
+      const most = used + text.length * 3; // UTF-8 takes at most 3 bytes per UTF-16 unit
+      if (most > bytes.length) {
+        // Views already given out keep pointing into the old buffer: nothing to copy.
+        bytes = Buffer.allocUnsafeSlow(Math.max(most, bytes.length * 2));
+        used = 0;
+      }
+      const length = bytes.write(text, used, 'utf8');
+      const view = bytes.subarray(used, used + length);
+      used += length;
+      return view;
+    },
+  };
+}
+
 /** Writes guide day pages; one per live-TV part (it keeps its time texts and entry table). */
 export interface GuidePageWriter {
   /**
@@ -225,18 +255,7 @@ export function createGuidePageWriter(placeholders: Placeholders): GuidePageWrit
   const heads = createHeadCache();
   // Pages are about 1 MB: the server gives each frame back once the page is written out.
   const frames = createFramePool();
-  /**
-   * The page's entries as bytes, reused for every page. The store hands them over as strings,
-   * which live and die in the young generation; as Buffers they were 1 MB of fresh native
-   * memory per page, mapped page by page and freed in bulk in garbage-collector pauses.
-   */
-  let text = Buffer.allocUnsafeSlow(64 * 1024);
-  const textRoom = (used: number, more: number): void => {
-    if (used + more <= text.length) return;
-    const grown = Buffer.allocUnsafeSlow(Math.max(used + more, text.length * 2));
-    text.copy(grown, 0, 0, used);
-    text = grown;
-  };
+  const staged = createTextStage();
   return { write };
 
   function write(
@@ -249,17 +268,10 @@ export function createGuidePageWriter(placeholders: Placeholders): GuidePageWrit
     const texts = pieces.list;
     const plans: ChannelPlan[] = [];
     let decoded = 0;
-    let textUsed = 0;
+    staged.reset();
     let size = 2 + Math.max(0, rows.length - 1); // [ ] and the commas between metas
     for (const { channel, entries: rawText, head: storedHead } of rows) {
-      let head: Buffer;
-      if (storedHead === undefined) head = heads.get(channel, version);
-      else {
-        textRoom(textUsed, storedHead.length * 3);
-        const length = text.write(storedHead, textUsed, 'utf8');
-        head = text.subarray(textUsed, textUsed + length);
-        textUsed += length;
-      }
+      const head = storedHead === undefined ? heads.get(channel, version) : staged.add(storedHead);
       size += head.length + 1; // and the meta's closing brace
       if (rawText === undefined || rawText.length === 0) {
         const videos = Buffer.from(
@@ -269,10 +281,7 @@ export function createGuidePageWriter(placeholders: Placeholders): GuidePageWrit
         plans.push({ head, videos });
         continue;
       }
-      textRoom(textUsed, rawText.length * 3); // UTF-8 takes at most 3 bytes per UTF-16 unit
-      const length = text.write(rawText, textUsed, 'utf8');
-      const raw = text.subarray(textUsed, textUsed + length);
-      textUsed += length;
+      const raw = staged.add(rawText);
       const first = decoded;
       const count = entries.decode(raw, first);
       decoded += count;
