@@ -3,7 +3,7 @@
  * of every programme that belongs to that day, in start order. An entry is
  * `{start},{stop},{n},{video}`: start and stop in epoch ms, then the n bytes of the programme's
  * pre-rendered video fields (rows.ts videoTail). A programme belongs to a day when it ends after
- * the day's first instant and starts before its last (the spec's guide-day rule, addon/paging.ts),
+ * the day's first instant and starts before its last (the spec's guide-day rule, protocol/guide-day.ts),
  * so one that runs over midnight is in both days.
  *
  * A guide page is then one indexed read of 100 blobs, written out almost as they are

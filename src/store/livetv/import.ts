@@ -106,7 +106,8 @@ export class Import implements LiveTvImport {
     this.#merging = new MergeTable(db);
     this.#sql = {
       channel: db.prepare(
-        'INSERT INTO channels (rid, id, name, name_norm, logo, grp, number, sort, guide_key, key_id, catchup, source, head, head_format) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)',
+        // The columns of CHANNEL_SELECT first, in its order (see addChannel).
+        'INSERT INTO channels (id, name, logo, grp, number, sort, guide_key, catchup, source, rid, name_norm, key_id, head, head_format) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)',
       ),
       stream: db.prepare(
         'INSERT INTO streams (channel_rid, ord, url, name, user_agent, referrer, kodi_props) VALUES (?,?,?,?,?,?,?)',
@@ -139,7 +140,7 @@ export class Import implements LiveTvImport {
       this.#channels.set(id, { rid, keyed });
       const keyId = keyed ? this.#keyChannel(channel.guideKey!) : null;
       const shownName = clip(name, LIMITS.name);
-      // In CHANNEL_SELECT's order: what reads will give back.
+      // In CHANNEL_SELECT's order: what reads will give back, and what the head is rendered from.
       const stored = [
         id,
         shownName,
@@ -153,19 +154,11 @@ export class Import implements LiveTvImport {
       ] as const;
       const head = this.#channelHead;
       this.#sql.channel.run(
+        ...stored,
         rid,
-        stored[0],
-        stored[1],
         normalizeName(shownName),
-        stored[2],
-        stored[3],
-        stored[4],
-        stored[5],
-        stored[6],
         keyId,
-        stored[7],
-        stored[8],
-        head === undefined ? null : head.render(channelFromRaw([...stored])),
+        head === undefined ? null : head.render(channelFromRaw(stored)),
         head === undefined ? null : head.format,
       );
       channel.streams.forEach((s, ord) => {

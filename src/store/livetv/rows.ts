@@ -186,7 +186,7 @@ export const CHANNEL_SELECT =
   'c.id, c.name, c.logo, c.grp, c.number, c.sort, c.guide_key, c.catchup, c.source, c.key_id';
 
 /** A channel row from a raw result of CHANNEL_SELECT. */
-export function channelFromRaw(r: unknown[]): ChannelRow {
+export function channelFromRaw(r: readonly unknown[]): ChannelRow {
   return {
     id: r[0] as string,
     name: r[1] as string,
