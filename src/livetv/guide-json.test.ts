@@ -1,16 +1,8 @@
-/**
- * The guide page written from the store's raw entries is the page the object path builds, item
- * for item, and passes the protocol's checks: every programme field, an untitled programme,
- * texts that need escaping or are not ASCII, a programme crossing midnight, guides shared by
- * two channels, channels without programmes (with and without placeholders), a guide that
- * arrived out of order, and times that are not whole seconds.
- */
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { parseRawJsonList } from '../addon/index.js';
 import { type Video, validateResponse } from '../protocol/index.js';
-import { type ChannelRow, openStore, type Store } from '../store/index.js';
-import { at, channel, programme, tempDir } from '../store/testing.js';
+import type { ChannelRow, Store } from '../store/index.js';
+import { at, channel, programme, useTempStore } from '../store/testing.js';
 import { CHANNEL_HEAD, createGuidePageWriter } from './guide-json.js';
 import { channelHeadJson, channelMeta } from './metas.js';
 import { placeholderVideos, programmeVideo, resolvePlaceholders } from './videos.js';
@@ -20,11 +12,11 @@ const DAY = '2030-01-10';
 const FROM = at('2030-01-10T00:00:00Z');
 const TO = at('2030-01-10T23:59:59.999Z');
 
-let tmp: ReturnType<typeof tempDir>;
 let store: Store;
+useTempStore((opened) => {
+  store = opened;
+});
 beforeEach(async () => {
-  tmp = tempDir();
-  store = openStore(join(tmp.dir, 'store.db'));
   const imp = await store.beginLiveTvImport({ now: NOW });
   imp.addChannel(channel(1, { name: 'Ünï "One" <b>', logo: 'https://img.example/1.png', group: 'News', number: 7 }));
   imp.addChannel(channel(2, { guideKey: 'g1', name: 'One again' })); // shares channel 1's guide
@@ -55,10 +47,6 @@ beforeEach(async () => {
     programme('g4', '2030-01-10T12:00:00.250Z', '2030-01-10T12:29:59.750Z', 'Odd times'),
   ]);
   imp.commit();
-});
-afterEach(() => {
-  store.close();
-  tmp.remove();
 });
 
 function objectPage(placeholders: ReturnType<typeof resolvePlaceholders>) {

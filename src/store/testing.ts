@@ -1,19 +1,40 @@
 /**
- * Builders for store tests and benchmarks: records with defaults, a temp folder, and a
- * snapshot of everything a live-TV store serves (to compare "before" and "after" exactly).
- * Not exported from index.ts.
+ * Builders for store tests: records with defaults, a temp folder or a whole temp store per test,
+ * and a snapshot of everything a live-TV store serves (to compare "before" and "after" exactly).
+ * Not exported from index.ts, and not built into dist/ (it uses vitest's hooks).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 import type { Programme } from '../sources/records.js';
 import type { ChannelInput } from './livetv/types.js';
-import { DATA_VERSION_TTL_MS, type Store } from './store.js';
+import { DATA_VERSION_TTL_MS, openStore, type Store } from './store.js';
 
 /** A fresh folder under the OS temp dir and a function that removes it. */
 export function tempDir(prefix = 'marquee-store-'): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A fresh store (`store.db` in its own temp folder) for each test of the calling file: opened
+ * before each test and handed to `opened`, closed and removed after it. Hooks registered later
+ * in the file run after the store is open.
+ * @example let store: Store; useTempStore((s) => { store = s; });
+ */
+export function useTempStore(opened: (store: Store) => void): void {
+  let tmp: ReturnType<typeof tempDir> | undefined;
+  let store: Store | undefined;
+  beforeEach(() => {
+    tmp = tempDir();
+    store = openStore(join(tmp.dir, 'store.db'));
+    opened(store);
+  });
+  afterEach(() => {
+    store?.close();
+    tmp?.remove();
+  });
 }
 
 /** Epoch ms of an ISO time (`2030-01-01T23:30Z`). */

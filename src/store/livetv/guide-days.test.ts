@@ -1,9 +1,8 @@
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { firstGuideDay } from '../../protocol/index.js';
 import type { Programme } from '../../sources/records.js';
-import { openStore, type Store } from '../store.js';
-import { at, channel, programme, snapshot, tempDir } from '../testing.js';
+import type { Store } from '../store.js';
+import { at, channel, programme, snapshot, useTempStore } from '../testing.js';
 import { forEachEntry, programmesOf } from './guide-days.js';
 
 const NOW = at('2030-01-10T12:00:00Z');
@@ -11,15 +10,9 @@ const DAYS = ['2030-01-09', '2030-01-10', '2030-01-11', '2030-01-12', '2030-01-1
 const HOUR = 3_600_000;
 const KEYS = 40;
 
-let tmp: ReturnType<typeof tempDir>;
 let store: Store;
-beforeEach(() => {
-  tmp = tempDir();
-  store = openStore(join(tmp.dir, 'store.db'));
-});
-afterEach(() => {
-  store.close();
-  tmp.remove();
+useTempStore((opened) => {
+  store = opened;
 });
 
 /**

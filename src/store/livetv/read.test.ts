@@ -1,23 +1,16 @@
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isMarqueeError } from '../../errors.js';
 import type { Programme } from '../../sources/records.js';
-import { openStore, type Store } from '../store.js';
-import { at, channel, programme, tempDir } from '../testing.js';
+import type { Store } from '../store.js';
+import { at, channel, programme, useTempStore } from '../testing.js';
 import { GUIDE_DAYS_SQL } from './read.js';
 import type { ChannelInput, LiveTvImportOptions, ProgrammeRow } from './types.js';
 
 const NOW = at('2030-01-10T12:00:00Z');
 
-let tmp: ReturnType<typeof tempDir>;
 let store: Store;
-beforeEach(() => {
-  tmp = tempDir();
-  store = openStore(join(tmp.dir, 'store.db'));
-});
-afterEach(() => {
-  store.close();
-  tmp.remove();
+useTempStore((opened) => {
+  store = opened;
 });
 
 async function load(
