@@ -9,6 +9,15 @@ import type { Connection } from './connection.js';
 import { isLockError, storeError } from './errors.js';
 import { finishImportRecord, startImportRecord } from './imports.js';
 import { withLockRetry } from './lock.js';
+import { type SourceAttempt, writeSourceStates } from './sources.js';
+
+/** The sources an import was built from, recorded with it (store/sources.ts). */
+export interface ImportSources {
+  /** The import kind that owns them (`livetv`, `library`). */
+  readonly area: string;
+  /** Every source of the area, in order. */
+  readonly attempts: readonly SourceAttempt[];
+}
 
 export interface WriterHost {
   readonly file: string;
@@ -60,17 +69,32 @@ export async function openImportTransaction(
   }
 }
 
-/** Record the import as ok and commit: from this statement on, readers see the new data. */
-export function commitImport(db: Connection, id: number, report: unknown): void {
-  finishImportRecord(db, id, 'ok', report, Date.now());
+/**
+ * Record the import as ok, with its sources' states and copies (the area's states of sources no
+ * longer configured go), and commit: from this statement on, readers see the new data.
+ */
+export function commitImport(db: Connection, id: number, report: unknown, sources?: ImportSources): void {
+  const now = Date.now();
+  if (sources) writeSourceStates(db, sources.area, sources.attempts, now, { prune: true });
+  finishImportRecord(db, id, 'ok', report, now);
   db.exec('COMMIT');
 }
 
-/** Undo the transaction and record why; best effort past the rollback (disk full, lock). */
-export function rollbackImport(db: Connection, id: number | undefined, reason: string): void {
+/**
+ * Undo the transaction and record why, with how each source's attempt went (their copies and
+ * last good states stay as they were); best effort past the rollback (disk full, lock).
+ */
+export function rollbackImport(db: Connection, id: number | undefined, reason: string, sources?: ImportSources): void {
   try {
     if (db.inTransaction) db.exec('ROLLBACK');
-    if (id !== undefined) finishImportRecord(db, id, 'failed', { reason }, Date.now());
+    const now = Date.now();
+    db.transaction(() => {
+      if (id !== undefined) finishImportRecord(db, id, 'failed', { reason }, now);
+      if (sources) {
+        const attempts = sources.attempts.map(({ copy: _copy, ...attempt }) => attempt);
+        writeSourceStates(db, sources.area, attempts, now, { prune: false });
+      }
+    })();
   } catch {
     // Recording the failure is best effort; the rollback is what protects the data.
   }
@@ -84,4 +108,17 @@ export function closeImportConnection(db: Connection): void {
     // A busy checkpoint is retried by SQLite's automatic checkpoints later.
   }
   if (db.open) db.close();
+}
+
+/**
+ * Undo the transaction and forget the import, as if it never began: its importer found a source
+ * bad only after adding it, and starts over without that source. Best effort like rollbackImport.
+ */
+export function discardImport(db: Connection, id: number): void {
+  try {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    db.prepare('DELETE FROM imports WHERE id = ?').run(id);
+  } catch {
+    // A leftover 'running' record is marked interrupted by the next import.
+  }
 }

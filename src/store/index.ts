@@ -39,4 +39,24 @@ export type {
   StreamRow,
 } from './livetv/types.js';
 export { APPLICATION_ID } from './migrate.js';
+export {
+  acceptsShrink,
+  DEFAULT_MIN_YIELD_RATIO,
+  failureReason,
+  formatCount,
+  formatCounts,
+  formatTime,
+  isShrink,
+  shrinkReason,
+  sourceLine,
+  type YieldPolicy,
+  yieldPolicy,
+} from './source-judge.js';
+export {
+  type SourceAttempt,
+  type SourceCounts,
+  type SourceOutcome,
+  type SourceState,
+  sourceKey,
+} from './sources.js';
 export { openStore, type Store, type StoreContext, type StoreOptions } from './store.js';

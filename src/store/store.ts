@@ -13,8 +13,10 @@ import { beginLiveTvImport } from './livetv/begin.js';
 import type { LiveTvImport } from './livetv/import.js';
 import { type LiveTvReads, liveTvReads } from './livetv/read.js';
 import type { ImportRecord, LiveTvCounts, LiveTvImportOptions, LiveTvImportReport } from './livetv/types.js';
+import { withLockRetry } from './lock.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
+import { type SourceAttempt, type SourceReads, sourceReads, writeSourceStates } from './sources.js';
 
 export interface StoreOptions {
   /** How long a statement waits for another process's lock before STORE_UNAVAILABLE. Default 5000. */
@@ -47,7 +49,7 @@ export interface StoreContext {
 }
 
 /** The library methods (reads, `beginLibraryImport`, the add-on manifest cache) are documented in library/api.ts. */
-export interface Store extends LiveTvReads, LibraryStoreApi {
+export interface Store extends LiveTvReads, LibraryStoreApi, SourceReads {
   readonly file: string;
   readonly context: StoreContext;
   /** Starts an atomic live-TV import on its own connection. @example const imp = await store.beginLiveTvImport() */
@@ -63,6 +65,16 @@ export interface Store extends LiveTvReads, LibraryStoreApi {
    * through this store show at once; a commit by another process or thread within 5 ms.
    */
   dataVersion(): number;
+  /**
+   * Records how each source of `area` went in an attempt that changed no data (every source
+   * answered "not modified", or none could be used), in a short transaction of its own.
+   * @example await store.recordSourceAttempts('livetv', [{ key, kind: 'guide', label, outcome: 'unchanged' }])
+   */
+  recordSourceAttempts(
+    area: string,
+    attempts: readonly SourceAttempt[],
+    options?: { readonly lockTimeoutMs?: number },
+  ): Promise<void>;
   /** `PRAGMA quick_check`: `ok` plus up to 20 problems. Reads the whole file. */
   check(): { ok: boolean; problems: string[] };
   /** Closes the read connection and aborts imports still open. */
@@ -112,11 +124,13 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
     mmapBytes: mmapMiB * 1024 * 1024,
   });
   let reads: LiveTvReads;
+  let sources: SourceReads;
   let imports: ReturnType<typeof importQueries>;
   let dataVersionStmt: Statement;
   try {
     migrate(db, file, MIGRATIONS);
     reads = liveTvReads(db);
+    sources = sourceReads(db);
     imports = importQueries(db);
     dataVersionStmt = db.prepare<unknown[]>('PRAGMA data_version').pluck();
   } catch (error) {
@@ -155,6 +169,7 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
 
   const api = guard(file, {
     ...reads,
+    ...sources,
     ...libraryStoreApi({ file, db, openWriter: context.openWriter, imports, active }),
     counts(): LiveTvCounts {
       const report = imports.lastOk('livetv')?.report as LiveTvImportReport | undefined;
@@ -205,6 +220,25 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
       );
       active.add(imp);
       return imp;
+    },
+    async recordSourceAttempts(area, attempts, recordOptions = {}): Promise<void> {
+      const writer = context.openWriter(20, 1024);
+      try {
+        const write = writer.transaction(() =>
+          writeSourceStates(
+            writer,
+            area,
+            attempts.map(({ copy: _copy, ...attempt }) => attempt),
+            Date.now(),
+            { prune: false },
+          ),
+        );
+        await withLockRetry(() => write.immediate(), recordOptions.lockTimeoutMs ?? 60_000);
+      } catch (error) {
+        throw storeError(file, error, 'recording source attempts');
+      } finally {
+        writer.close();
+      }
     },
     close(): void {
       for (const imp of [...active]) imp.abort('the store was closed before the import was committed');

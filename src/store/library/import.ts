@@ -11,6 +11,7 @@ import type { Connection } from '../connection.js';
 import { storeError } from '../errors.js';
 import { closeImportConnection, commitImport, openImportTransaction, rollbackImport } from '../import-transaction.js';
 import { boundedDetails } from '../imports.js';
+import type { SourceAttempt } from '../sources.js';
 import { idPrefix, metaOf, minimalPrefixes, previewOf, searchTexts, sortKeys, videoOf } from './rows.js';
 import type { LibraryCommitInput, LibraryCounts, LibraryImportOptions, LibraryImportReport } from './types.js';
 
@@ -34,8 +35,11 @@ export interface LibraryImport {
   addItem(item: LibraryItem): void;
   /** Makes the import the served library in one step. Fails (keeping the old library) when it holds no item. */
   commit(input?: LibraryCommitInput): LibraryImportReport;
-  /** Drops everything added; the previous library stays served and the failure is recorded with `reason`. */
-  abort(reason: string): void;
+  /**
+   * Drops everything added; the previous library stays served and the failure is recorded with
+   * `reason`, and with how each source's attempt went when `sources` is given.
+   */
+  abort(reason: string, sources?: readonly SourceAttempt[]): void;
 }
 
 export interface LibraryImportHost {
@@ -171,15 +175,20 @@ class Import implements LibraryImport {
         durationMs: Date.now() - this.#startedAt,
         ...(details === undefined ? {} : { details }),
       };
-      commitImport(this.#db, this.id, report);
+      commitImport(
+        this.#db,
+        this.id,
+        report,
+        input.sources ? { area: LIBRARY_IMPORT_KIND, attempts: input.sources } : undefined,
+      );
       this.#end();
       return report;
     });
   }
 
-  abort(reason: string): void {
+  abort(reason: string, sources?: readonly SourceAttempt[]): void {
     if (this.#finished) return;
-    this.#fail(reason);
+    this.#fail(reason, sources);
   }
 
   #claim(id: string, what: string): void {
@@ -217,8 +226,8 @@ class Import implements LibraryImport {
     }
   }
 
-  #fail(reason: string): void {
-    rollbackImport(this.#db, this.id, reason);
+  #fail(reason: string, sources?: readonly SourceAttempt[]): void {
+    rollbackImport(this.#db, this.id, reason, sources ? { area: LIBRARY_IMPORT_KIND, attempts: sources } : undefined);
     this.#end();
   }
 

@@ -4,6 +4,7 @@
  */
 import type { Meta, MetaPreview } from '../../protocol/meta.js';
 import type { Stream, Subtitle } from '../../protocol/stream.js';
+import type { SourceAttempt } from '../sources.js';
 
 /** The orders a library catalog can be sorted in; ties always fall back to the item id. */
 export const LIBRARY_SORTS = ['newest', 'oldest', 'name', 'rating'] as const;
@@ -22,6 +23,8 @@ export interface LibraryCommitInput {
   readonly warnings?: number;
   /** Anything JSON-serialisable worth keeping (files read, first warnings); max 256 KiB. */
   readonly details?: unknown;
+  /** How each library file went, in order, with the copies of those imported (see CommitInput.sources). */
+  readonly sources?: readonly SourceAttempt[];
 }
 
 /** Counts of the library as served. */

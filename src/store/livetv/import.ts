@@ -8,8 +8,9 @@ import { MarqueeError } from '../../errors.js';
 import type { GuideChannel, Programme } from '../../sources/records.js';
 import type { Connection } from '../connection.js';
 import { storeError } from '../errors.js';
-import { closeImportConnection, commitImport, rollbackImport } from '../import-transaction.js';
+import { closeImportConnection, commitImport, discardImport, rollbackImport } from '../import-transaction.js';
 import { boundedDetails } from '../imports.js';
+import type { SourceAttempt } from '../sources.js';
 import type { ImportHost } from './begin.js';
 import { finishLiveTv, type ImportTally } from './finish.js';
 import { DAY, GuideDayWriter } from './guide-days.js';
@@ -53,8 +54,16 @@ export interface LiveTvImport {
   sealChannels(): void;
   /** Makes the import the served data in one step and records it. Fails (keeping the old data) when it holds no channel. */
   commit(input?: CommitInput): LiveTvImportReport;
-  /** Drops everything added; the previous data stays served and the failure is recorded with `reason`. */
-  abort(reason: string): void;
+  /**
+   * Drops everything added; the previous data stays served and the failure is recorded with
+   * `reason`, and with how each source's attempt went when `sources` is given.
+   */
+  abort(reason: string, sources?: readonly SourceAttempt[]): void;
+  /**
+   * Drops everything added and forgets the import (no history record): the importer starts a
+   * new one, e.g. without a source it found bad after adding it.
+   */
+  discard(): void;
 }
 
 /** The import itself; created by `beginLiveTvImport` once it holds the write lock. */
@@ -303,15 +312,21 @@ export class Import implements LiveTvImport {
         durationMs: Date.now() - this.#startedAt,
         ...(details === undefined ? {} : { details }),
       };
-      commitImport(this.#db, this.id, report);
+      commitImport(this.#db, this.id, report, input.sources ? { area: 'livetv', attempts: input.sources } : undefined);
       this.#end();
       return report;
     });
   }
 
-  abort(reason: string): void {
+  abort(reason: string, sources?: readonly SourceAttempt[]): void {
     if (this.#finished) return;
-    this.#fail(reason);
+    this.#fail(reason, sources);
+  }
+
+  discard(): void {
+    if (this.#finished) return;
+    discardImport(this.#db, this.id);
+    this.#end();
   }
 
   /** Runs one step; any error ends the import (rolled back, recorded) and is rethrown as IMPORT_FAILED. */
@@ -353,8 +368,8 @@ export class Import implements LiveTvImport {
     return id;
   }
 
-  #fail(reason: string): void {
-    rollbackImport(this.#db, this.id, reason);
+  #fail(reason: string, sources?: readonly SourceAttempt[]): void {
+    rollbackImport(this.#db, this.id, reason, sources ? { area: 'livetv', attempts: sources } : undefined);
     this.#end();
   }
 

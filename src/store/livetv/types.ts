@@ -5,6 +5,7 @@
  */
 import type { Video } from '../../protocol/index.js';
 import type { LangText } from '../../sources/records.js';
+import type { SourceAttempt } from '../sources.js';
 
 /** One playable stream of a channel (one playlist entry). */
 export interface StreamInput {
@@ -73,6 +74,12 @@ export interface CommitInput {
   readonly warnings?: number;
   /** Anything JSON-serialisable worth keeping (sources, unmatched channel names, first warnings); max 256 KiB. */
   readonly details?: unknown;
+  /**
+   * How each configured source (playlists, guides) went, in order, with the copies of those
+   * imported: recorded with the import (store/sources.ts), and the states of sources not among
+   * them dropped.
+   */
+  readonly sources?: readonly SourceAttempt[];
 }
 
 /** Counts of the data an import holds, as served. */
