@@ -9,7 +9,7 @@ import { startDeadline } from './deadline.js';
 import { openFile } from './file.js';
 import { openHttp } from './http.js';
 import { parseLocation, redactLocation } from './location.js';
-import type { RawSource, SourceNotModified, SourceOptions, SourceStream, SourceText } from './types.js';
+import type { RawSource, SourceCopySink, SourceNotModified, SourceOptions, SourceStream, SourceText } from './types.js';
 
 const MiB = 1024 * 1024;
 const DEFAULT_MAX_BYTES = 512 * MiB;
@@ -36,7 +36,7 @@ export async function openSource(
       throw new MarqueeError('SOURCE_FORBIDDEN', `${label}: local files may not be read from this source`);
     }
     const raw = await openFile(parsed.path, label, { ...options, maxBytes });
-    return raw.notModified ? raw : toStream(raw, maxBytes, maxDecompressed, label, () => {});
+    return raw.notModified ? raw : toStream(raw, maxBytes, maxDecompressed, label, () => {}, options.copyTo);
   }
 
   const deadline = startDeadline(options.timeoutMs ?? 600_000, label, options.signal);
@@ -63,7 +63,7 @@ export async function openSource(
     deadline.dispose();
     return raw;
   }
-  return toStream(raw, maxBytes, maxDecompressed, label, () => deadline.dispose());
+  return toStream(raw, maxBytes, maxDecompressed, label, () => deadline.dispose(), options.copyTo);
 }
 
 function toStream(
@@ -72,8 +72,10 @@ function toStream(
   maxDecompressed: number,
   label: string,
   release: () => void,
+  copyTo?: SourceCopySink,
 ): SourceStream {
-  const decoded = maybeGunzip(limitBytes(raw.body, maxBytes, label, 'bytes'), maxDecompressed, label);
+  const limited = limitBytes(raw.body, maxBytes, label, 'bytes');
+  const decoded = maybeGunzip(copyTo ? tee(limited, copyTo) : limited, maxDecompressed, label);
   let closed = false;
   let iterated = false;
   const close = () => {
@@ -141,4 +143,12 @@ export function decodeText(bytes: Uint8Array): string {
   const encoding =
     bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : 'utf-8';
   return new TextDecoder(encoding).decode(bytes);
+}
+
+/** The bytes of `body`, each handed to `sink` before it goes on. */
+async function* tee(body: AsyncIterable<Buffer>, sink: SourceCopySink): AsyncGenerator<Buffer> {
+  for await (const chunk of body) {
+    await sink.write(chunk);
+    yield chunk;
+  }
 }

@@ -43,6 +43,16 @@ export interface SourceOptions {
   readonly userAgent?: string;
   /** Cancels the read. */
   readonly signal?: AbortSignal;
+  /**
+   * Receives the source's bytes as they come (before decompression, within `maxBytes`), e.g. to
+   * keep a copy of its last good read (`createCopyFile`). Awaited: a slow sink slows the read.
+   */
+  readonly copyTo?: SourceCopySink;
+}
+
+/** Where `copyTo` sends a source's raw bytes. */
+export interface SourceCopySink {
+  write(chunk: Buffer): void | Promise<void>;
 }
 
 export interface SourceMetadata {

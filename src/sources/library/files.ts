@@ -71,18 +71,62 @@ export async function readLibraryFile(path: string, options: LibraryReadOptions 
       details: { source: path },
     });
   }
-  const text = await readTextFile(path, o.maxFileBytes);
+  return parseLibraryText(await readTextFile(path, o.maxFileBytes), path, o);
+}
+
+/**
+ * The items of the text of library file `path` (JSON or CSV by its extension). Throws
+ * SOURCE_INVALID naming the file (and line) when the text is not a library file: an HTML page
+ * where a library file is expected is refused on its first character, not parsed by luck.
+ * @example parseLibraryText('[{"type":"movie","name":"Sintel"}]', 'lib.json').items.length // 1
+ */
+export function parseLibraryText(text: string, path: string, options: LibraryReadOptions = {}): LibraryReadResult {
+  const o = resolveOptions({ ...options, source: options.source ?? path });
+  checkNotMarkup(text, path);
+  const ext = extname(path).toLowerCase();
   if (ext === '.json') return parseLibraryJson(text, o);
   return parseLibraryCsv(text, ext === '.tsv' ? { ...o, delimiter: o.delimiter ?? '\t' } : o);
 }
 
 /**
- * Read a folder holding one JSON file per item (`*.json`, in name order; other files and
- * hidden ones are ignored). A file that is unreadable, too large or not JSON is a warning.
- *
- * @example const { items } = await readLibraryFolder('library/');
+ * The raw items of one file of a folder library (one JSON item, or several), to be assembled
+ * with the folder's other files by `assembleLibraryFolder`. Throws SOURCE_INVALID like
+ * `parseLibraryText`.
  */
-export async function readLibraryFolder(dir: string, options: LibraryReadOptions = {}): Promise<LibraryReadResult> {
+export function libraryFolderFile(
+  text: string,
+  path: string,
+): { candidates: ItemCandidate[]; warnings: SourceWarning[] } {
+  checkNotMarkup(text, path);
+  return jsonCandidates(text, path);
+}
+
+/** The items of a folder library from the raw items of its files. */
+export function assembleLibraryFolder(
+  candidates: readonly ItemCandidate[],
+  dir: string,
+  options: LibraryReadOptions = {},
+): LibraryReadResult {
+  return assembleLibrary([...candidates], resolveOptions({ ...options, source: options.source ?? dir }));
+}
+
+function checkNotMarkup(text: string, path: string): void {
+  const head = text.slice(0, 256).replace(/^[\uFEFF\s]+/, '');
+  if (head.startsWith('<')) {
+    const what = /^<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>])/i.test(head)
+      ? 'an HTML page'
+      : 'an XML or HTML document';
+    throw new MarqueeError('SOURCE_INVALID', `${path}:1: is ${what}, not a library file`, {
+      details: { source: path, line: 1 },
+    });
+  }
+}
+
+/**
+ * The item files of a folder library, in name order (`*.json`; hidden and other files ignored).
+ * Throws SOURCE_UNREADABLE, or SOURCE_TOO_LARGE past `maxItems` files.
+ */
+export async function listLibraryFolder(dir: string, options: LibraryReadOptions = {}): Promise<string[]> {
   const o = resolveOptions({ ...options, source: options.source ?? dir });
   let entries: Dirent[];
   try {
@@ -107,10 +151,21 @@ export async function readLibraryFolder(dir: string, options: LibraryReadOptions
       },
     );
   }
+  return names.map((name) => join(dir, name));
+}
+
+/**
+ * Read a folder holding one JSON file per item (`*.json`, in name order; other files and
+ * hidden ones are ignored). A file that is unreadable, too large or not JSON is a warning.
+ *
+ * @example const { items } = await readLibraryFolder('library/');
+ */
+export async function readLibraryFolder(dir: string, options: LibraryReadOptions = {}): Promise<LibraryReadResult> {
+  const o = resolveOptions({ ...options, source: options.source ?? dir });
+  const paths = await listLibraryFolder(dir, o);
   const candidates: ItemCandidate[] = [];
   const warnings: SourceWarning[] = [];
-  for (const name of names) {
-    const path = join(dir, name);
+  for (const path of paths) {
     try {
       const found = jsonCandidates(await readTextFile(path, o.maxFileBytes), path);
       candidates.push(...found.candidates);

@@ -1,5 +1,15 @@
+export type { ItemCandidate } from './assemble.js';
 export { parseLibraryCsv } from './csv.js';
-export { readLibrary, readLibraryFile, readLibraryFolder } from './files.js';
+export {
+  assembleLibraryFolder,
+  libraryFolderFile,
+  listLibraryFolder,
+  parseLibraryText,
+  readLibrary,
+  readLibraryFile,
+  readLibraryFolder,
+  readTextFile,
+} from './files.js';
 export { episodeId, GENERATED_ID_PREFIX, generatedItemId } from './id.js';
 export {
   LIBRARY_TYPES,

@@ -1,0 +1,159 @@
+/**
+ * Copies of sources as they were read: an import keeps one per source so that, when the source
+ * goes bad later, what it last held can be read again. A copy is the source's bytes as they came
+ * (before decompression) when they are gzip, else gzip of them at level 1 (fast, on the thread
+ * pool, about 8x smaller for XMLTV); either way reading it back goes through the same gunzip
+ * stage as the source itself, so it yields the same bytes.
+ */
+import { once } from 'node:events';
+import { closeSync, createWriteStream, openSync, readSync } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { createGzip } from 'node:zlib';
+import { MarqueeError } from '../../errors.js';
+import { limitBytes, maybeGunzip } from './bytes.js';
+import { decodeText } from './open.js';
+import type { SourceCopySink, SourceStream } from './types.js';
+
+const MiB = 1024 * 1024;
+
+/** A copy being written to a file; `finish` once the source was read whole, else `discard`. */
+export interface CopyFile extends SourceCopySink {
+  readonly path: string;
+  /** Flushes and closes the file; resolves with its size in bytes. */
+  finish(): Promise<number>;
+  /** Stops writing (the caller removes the file). */
+  discard(): void;
+}
+
+/**
+ * Starts a copy in `path` (created or truncated).
+ * @example const copy = createCopyFile('/tmp/x/guide.copy'); await openSource(url, { copyTo: copy })
+ */
+export function createCopyFile(path: string): CopyFile {
+  const file = createWriteStream(path);
+  let failure: Error | undefined;
+  file.on('error', (error) => {
+    failure ??= error;
+  });
+  let target: Writable | undefined;
+  let head: Buffer | undefined;
+
+  const fail = (error: Error): MarqueeError =>
+    new MarqueeError('STORE_UNAVAILABLE', `cannot write the copy of a source to ${path}: ${error.message}`, {
+      cause: error,
+    });
+
+  const put = async (chunk: Buffer): Promise<void> => {
+    if (failure) throw fail(failure);
+    if (target === undefined) {
+      head = head === undefined ? chunk : Buffer.concat([head, chunk]);
+      if (head.length < 2) return;
+      chunk = head;
+      head = undefined;
+      if (chunk[0] === 0x1f && chunk[1] === 0x8b) target = file;
+      else {
+        const gzip = createGzip({ level: 1 });
+        gzip.on('error', (error) => {
+          failure ??= error;
+        });
+        gzip.pipe(file);
+        target = gzip;
+      }
+    }
+    if (!target.write(chunk)) await Promise.race([once(target, 'drain'), once(file, 'error')]);
+    if (failure) throw fail(failure);
+  };
+
+  return {
+    path,
+    async write(chunk) {
+      await put(chunk);
+    },
+    async finish() {
+      if (target === undefined) {
+        // Fewer than two bytes in all: stored as they are (gzip of them would be larger).
+        target = file;
+        if (head !== undefined) file.write(head);
+      }
+      const closed = once(file, 'close');
+      target.end();
+      await Promise.race([closed, once(file, 'error').then(([error]) => Promise.reject(error))]).catch(
+        (error: Error) => {
+          throw fail(error);
+        },
+      );
+      if (failure) throw fail(failure);
+      return file.bytesWritten;
+    },
+    discard() {
+      target?.destroy();
+      file.destroy();
+    },
+  };
+}
+
+/**
+ * The bytes of a file `chunkBytes` at a time, read as they are asked for (a store writing a copy
+ * inside a synchronous transaction takes them this way).
+ */
+export function* readFileChunks(path: string, chunkBytes = MiB): Generator<Buffer> {
+  const fd = openSync(path, 'r');
+  try {
+    for (;;) {
+      const buffer = Buffer.allocUnsafe(chunkBytes);
+      const n = readSync(fd, buffer, 0, chunkBytes, null);
+      if (n === 0) return;
+      yield n === chunkBytes ? buffer : buffer.subarray(0, n);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Limits for reading a copy back: those of the source it copies. */
+export interface CopyReadOptions {
+  /** Bytes after decompression. Default 1 GiB. */
+  readonly maxDecompressedBytes?: number;
+}
+
+/**
+ * A stored copy (chunks, e.g. from the store or `readFileChunks`) as a source stream of its
+ * decompressed bytes, named `label` in errors.
+ * @example for await (const chunk of openCopy(store.sourceCopy(key), 'guide.xml')) parse(chunk)
+ */
+export function openCopy(
+  chunks: Iterable<Buffer> | AsyncIterable<Buffer>,
+  label: string,
+  options: CopyReadOptions = {},
+): SourceStream {
+  const max = options.maxDecompressedBytes ?? 1024 * MiB;
+  const body = (async function* () {
+    yield* chunks;
+  })();
+  const decoded = maybeGunzip(limitBytes(body, max, label, 'bytes'), max, label);
+  let closed = false;
+  return {
+    notModified: false,
+    metadata: { location: label },
+    close() {
+      if (closed) return;
+      closed = true;
+      void decoded.return(undefined).catch(() => {});
+    },
+    [Symbol.asyncIterator]: () => decoded,
+  };
+}
+
+/**
+ * A stored copy of a small source (a playlist, a library file) as text, decoded like the source.
+ * @example const text = await readCopyText(store.sourceCopy(key), 'tv.m3u', 64 << 20)
+ */
+export async function readCopyText(
+  chunks: Iterable<Buffer> | AsyncIterable<Buffer>,
+  label: string,
+  maxBytes: number,
+): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const chunk of openCopy(chunks, label, { maxDecompressedBytes: maxBytes })) parts.push(chunk);
+  return decodeText(Buffer.concat(parts));
+}
