@@ -60,7 +60,20 @@ export function createCopyFile(path: string): CopyFile {
         target = gzip;
       }
     }
-    if (!target.write(chunk)) await Promise.race([once(target, 'drain'), once(file, 'error')]);
+    if (!target.write(chunk)) {
+      // Wait for room, or for a write error (listeners removed either way: one copy takes
+      // thousands of chunks).
+      const stream = target;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          stream.off('drain', done);
+          file.off('error', done);
+          resolve();
+        };
+        stream.once('drain', done);
+        file.once('error', done);
+      });
+    }
     if (failure) throw fail(failure);
   };
 
