@@ -3,7 +3,7 @@
  * playlist, every matching rule, priority merge of two guides, stable ids, failures that keep the
  * previous data served, and a refresh where nothing changed.
  */
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -157,32 +157,53 @@ describe('stable channel ids', () => {
   });
 });
 
-describe('imports that fail keep the previous data served', () => {
+describe('sources that go bad keep what they served', () => {
   it.each([
-    ['a guide that is an HTML page', { guides: [{ location: fixture('not-a-guide.xml') }] }, 'not-a-guide.xml'],
-    ['a missing guide', { guides: [{ location: fixture('missing.xml') }] }, 'missing.xml'],
-    ['a missing playlist', { playlists: [{ location: fixture('missing.m3u') }] }, 'missing.m3u'],
-  ])('%s', async (_name, options, named) => {
-    const { store } = open();
-    await importFixtures(store);
-    const version = store.dataVersion();
-    const error = await importFixtures(store, options).catch((e: unknown) => e);
-    expect(isMarqueeError(error, 'IMPORT_FAILED')).toBe(true);
-    expect((error as Error).message).toContain(named);
-    expect((error as Error).message).toContain('the previous data is still served');
-    expect(store.dataVersion()).toBe(version);
+    ['a guide that is an HTML page', 'guide', 'not-a-guide.xml', /root element is <html>/],
+    ['a missing guide', 'guide', 'missing.xml', /failed: .*ENOENT|failed: .*not found|failed: .*cannot be read/],
+    ['a missing playlist', 'playlist', 'missing.m3u', /failed: /],
+  ] as const)('%s', async (_name, kind, file, reason) => {
+    const { store, dir } = open();
+    // The operator's source, under its own name, turns bad.
+    const good = kind === 'guide' ? fixture('guide.xml') : fixture('channels.m3u');
+    const location = join(dir, kind === 'guide' ? 'guide.xml' : 'channels.m3u');
+    copyFileSync(good, location);
+    const options = kind === 'guide' ? { guides: [{ location }] } : { playlists: [{ location }] };
+    await importFixtures(store, options);
+    const programmes = store.programmesAround('mq-tv:bbcone.uk-hd', NOW - 86_400_000, NOW + 86_400_000);
+    if (existsSync(fixture(file))) copyFileSync(fixture(file), location);
+    else rmSync(location);
+    const result = await importFixtures(store, options);
+    const source = result.sources.find((s) => s.location === location);
+    expect(source).toMatchObject({ kind, outcome: 'kept', status: 'failed' });
+    expect(source?.reason).toMatch(reason);
+    expect(source?.message).toContain(`${kind} ${location}`);
+    expect(source?.message).toContain('keeping the last good data');
     expect(store.countChannels()).toBe(8);
-    expect(store.hasProgrammes()).toBe(true);
-    expect(store.lastImport()?.status).toBe('failed');
+    expect(store.programmesAround('mq-tv:bbcone.uk-hd', NOW - 86_400_000, NOW + 86_400_000)).toEqual(programmes);
+    expect(store.lastImport()?.status).toBe('ok');
+    expect(store.sourceStates('livetv').find((s) => s.label === location)).toMatchObject({ outcome: 'kept' });
   });
 
-  it('refuses a playlist that leaves no channel', async () => {
+  it('refuses group filters that leave no channel (its last good copy, filtered, leaves none either)', async () => {
     const { store } = open();
     await importFixtures(store);
     const error = await importFixtures(store, { includeGroups: ['No Such Group'] }).catch((e: unknown) => e);
     expect(isMarqueeError(error, 'IMPORT_FAILED')).toBe(true);
-    expect((error as Error).message).toMatch(/channels\.m3u: no channel to serve \(10 entries read/);
+    expect((error as Error).message).toMatch(/channels\.m3u: no channel to serve \(none left after the group filters/);
     expect(store.countChannels()).toBe(8);
+  });
+
+  it('refuses the import when no playlist ever imported well', async () => {
+    const { store } = open();
+    const error = await importFixtures(store, { playlists: [{ location: fixture('missing.m3u') }] }).catch(
+      (e: unknown) => e,
+    );
+    expect(isMarqueeError(error, 'IMPORT_FAILED')).toBe(true);
+    expect((error as Error).message).toMatch(
+      /no playlist could be used: playlist .*missing\.m3u failed: .*contributes nothing/,
+    );
+    expect(store.countChannels()).toBe(0);
   });
 
   it('stops at once when cancelled', async () => {
@@ -213,7 +234,8 @@ describe('refresh with conditional requests', () => {
     writeFileSync(guide, readFileSync(guide, 'utf8').replace('Late News', 'Later News'));
     const changed = await importLiveTv(store, { ...options, previous: first.state });
     expect(changed.status).toBe('imported');
-    expect(changed.sources.map((s) => s.status)).toEqual(['fetched', 'fetched']);
+    // The playlist answered "not modified": its last good copy is read, not the file again.
+    expect(changed.sources.map((s) => s.status)).toEqual(['unchanged', 'fetched']);
     const titles = store.programmesAround('mq-tv:bbcone.uk-hd', NOW - 86_400_000, NOW).map((p) => p.video.title);
     expect(titles).toContain('Later News');
   });

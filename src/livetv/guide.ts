@@ -5,8 +5,8 @@
  * programme arrives its channel's display names are known and the programme is kept only when
  * some playlist channel could show it, once per time shift those channels need.
  */
-import type { SourceNotModified, SourceOptions, SourceStream, SourceValidators } from '../sources/input/index.js';
-import { openSource, redactLocation } from '../sources/input/index.js';
+import type { SourceStream, SourceValidators } from '../sources/input/index.js';
+import { redactLocation } from '../sources/input/index.js';
 import type { Programme } from '../sources/records.js';
 import { readXmltv } from '../sources/xmltv/index.js';
 import type { LiveTvImport } from '../store/index.js';
@@ -22,7 +22,6 @@ export interface GuideContext {
   readonly index: GuideIndex;
   /** Guide keys that received at least one programme (shifted keys included). */
   readonly keysWritten: Set<string>;
-  readonly sourceOptions: SourceOptions;
   readonly warn: (warning: ImportWarning) => void;
   readonly onProgress?: (progress: ImportProgress) => void;
   readonly signal?: AbortSignal;
@@ -32,22 +31,34 @@ export interface GuideContext {
   unwanted: number;
 }
 
+/** What one guide yielded, for judging it (docs/reliability.md). */
+export interface GuideTally {
+  /** Programmes read with a valid start and stop (the reader skips the others). */
+  programmes: number;
+  /** Whether anything of this guide reached the import yet (then only a new import undoes it). */
+  added: boolean;
+  /** Programmes in the served window, per guide key they were stored under. */
+  readonly inWindow: Map<string, number>;
+}
+
+export function newGuideTally(): GuideTally {
+  return { programmes: 0, added: false, inWindow: new Map() };
+}
+
 /**
- * Streams guide `guide` with priority `priority` into `ctx.imp`. `opened` is a stream already
- * opened by the change check, to be read instead of opening the source again.
- * @example await importGuide(ctx, { location: 'guide.xml.gz' }, 0)
+ * Streams guide `guide`, open as `source`, with priority `priority` into `ctx.imp`, counting what
+ * it yields in `tally`. Closes `source`.
+ * @example await importGuide(ctx, { location: 'guide.xml.gz' }, 0, await openSource('guide.xml.gz'), newGuideTally())
  */
 export async function importGuide(
   ctx: GuideContext,
   guide: GuideSource & { readonly namedBy?: string },
   priority: number,
-  opened?: SourceStream,
+  source: SourceStream,
+  tally: GuideTally,
 ): Promise<{ report: SourceReport; validators?: SourceValidators }> {
   const started = performance.now();
   const label = redactLocation(guide.location);
-  const source: SourceStream | SourceNotModified =
-    opened ?? (await openSource(guide.location, { ...ctx.sourceOptions, previous: undefined }));
-  if (source.notModified) throw new Error(`${label} answered "not modified" to an unconditional request`);
 
   let bytes = 0;
   let records = 0;
@@ -71,6 +82,7 @@ export async function importGuide(
       ctx.signal?.throwIfAborted();
       for (const channel of batch.channels) {
         ctx.index.add(channel);
+        tally.added = true;
         ctx.imp.addGuideChannel(channel, priority);
         declared.add(channel.id);
         wanted.set(channel.id, [
@@ -108,11 +120,18 @@ export async function importGuide(
         }
       }
       if (keep.length > 0) {
+        tally.added = true;
         ctx.imp.addProgrammes(keep, priority);
         const { from, to } = ctx.window;
-        for (const p of keep) if (p.stop > from && p.start < to && p.stop > p.start) ctx.keysWritten.add(p.channelId);
+        for (const p of keep) {
+          if (p.stop > from && p.start < to && p.stop > p.start) {
+            ctx.keysWritten.add(p.channelId);
+            tally.inWindow.set(p.channelId, (tally.inWindow.get(p.channelId) ?? 0) + 1);
+          }
+        }
       }
       records += batch.programmes.length;
+      tally.programmes += batch.programmes.length;
       warnings += batch.warnings.length;
       for (const w of batch.warnings)
         ctx.warn({ source: w.source, ...(w.line !== undefined ? { line: w.line } : {}), message: w.message });
@@ -132,6 +151,7 @@ export async function importGuide(
     kind: 'guide',
     location: label,
     status: 'fetched',
+    outcome: 'imported',
     bytes,
     durationMs: Math.round(performance.now() - started),
     records,

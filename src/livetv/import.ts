@@ -1,22 +1,42 @@
 /**
- * `importLiveTv`: playlists + guides → one atomic store import. Order of work: the change check
- * (refreshes), the playlists (small, read whole), channels with stable ids (stored at once, so
- * only what matching needs stays in memory while the guides stream), then each guide streamed in
- * priority order, then matching — done last, when every guide channel is known — and the commit.
- * Any failure aborts the store import (the previous data stays served, the failure is recorded
- * in the import history) and throws IMPORT_FAILED naming the source being read.
+ * `importLiveTv`: playlists + guides → one atomic store import, each source judged on its own
+ * (plan.ts, docs/reliability.md): a source that cannot be read, is not its format, yields nothing
+ * or shrinks past the guard is read from its last good copy instead, so what it served stays
+ * served. Order of work: the playlists (small, read whole, judged at once), the change check
+ * (refreshes), channels with stable ids (stored at once, so only what matching needs stays in
+ * memory while the guides stream), each guide streamed in priority order (its raw bytes copied
+ * to a work folder as they come), matching, the guides' judgement and the commit with every
+ * source's state and the copies of those imported. A guide found bad after it was streamed in
+ * makes a second pass: a new import from local bytes only (the copies just made, and last good
+ * copies for the bad guides). A failure of the store aborts the import (the previous data stays
+ * served, the failure is recorded in the import history) and throws IMPORT_FAILED.
  */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { MarqueeError } from '../errors.js';
-import type { SourceOptions, SourceStream, SourceValidators } from '../sources/input/index.js';
-import { redactLocation } from '../sources/input/index.js';
-import { parseM3u } from '../sources/m3u/index.js';
+import type { CopyFile, SourceOptions, SourceStream } from '../sources/input/index.js';
+import { createCopyFile, openCopy, openSource, readFileChunks, redactLocation } from '../sources/input/index.js';
 import { StringInterner } from '../sources/xmltv/index.js';
-import type { LiveTvImport, Store } from '../store/index.js';
+import { failureReason, type LiveTvImport, type SourceAttempt, type Store, yieldPolicy } from '../store/index.js';
 import { buildChannels, type PlaylistInput } from './channels.js';
-import { type GuideContext, importGuide } from './guide.js';
+import { type GuideContext, importGuide, newGuideTally } from './guide.js';
 import { CHANNEL_HEAD } from './guide-json.js';
 import { GuideIndex, MatchDemand, type MatchSubject, shiftedKey } from './match.js';
-import { checkGuides, type PlaylistText, readPlaylist } from './sources.js';
+import {
+  attemptOf,
+  type GuidePlan,
+  hasCopy,
+  type Judging,
+  judgeBad,
+  judgeGuide,
+  judging,
+  type PlaylistPlan,
+  planGuides,
+  planPlaylist,
+  playlistOf,
+  reportOf,
+} from './plan.js';
+import { checkGuides } from './sources.js';
 import type {
   GuideSource,
   ImportWarning,
@@ -28,11 +48,21 @@ import type {
 import { warningList } from './warnings.js';
 
 const HOUR = 3_600_000;
+const MiB = 1024 * 1024;
+/** A playlist's text, read back from a copy, is capped as the playlist itself is. */
+const PLAYLIST_MAX_BYTES = 64 * MiB;
 
 /** What matching needs of a stored channel. */
 interface MatchChannel extends MatchSubject {
   readonly id: string;
   readonly source: string;
+}
+
+/** The work folder of one import: the copies of the guides as they are read. */
+interface WorkDir {
+  /** A new copy file for the guide at `location` (one per location per import). */
+  copy(location: string): CopyFile;
+  remove(): void;
 }
 
 /**
@@ -43,7 +73,6 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
   const started = performance.now();
   const now = options.now ?? Date.now();
   const maxListed = options.maxListed ?? 50;
-  const warnings = warningList(maxListed);
   const signal = options.signal;
   const sourceOptions: SourceOptions = {
     ...options.sourceOptions,
@@ -53,185 +82,344 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
   const previous = options.previous;
   let reading = options.playlists.map((p) => redactLocation(p.location)).join(', ') || 'the playlists';
   let imp: LiveTvImport | undefined;
-  let opened: { index: number; stream: SourceStream } | undefined;
+  let opened: { location: string; stream: SourceStream } | undefined;
+  const j = judging(store, yieldPolicy(options));
+  const work = workDir(store.file, options.workDir);
+  const playlists: PlaylistPlan[] = [];
+  let guides: GuidePlan[] = [];
+  const attempts = (): SourceAttempt[] => [...playlists, ...guides].map((p) => attemptOf(p));
 
   try {
     if (options.playlists.length === 0) throw new MarqueeError('INVALID_SETTINGS', 'no playlist is configured');
-    // 1. Playlists, conditionally when a previous state is known.
-    const texts: PlaylistText[] = [];
-    for (const playlist of options.playlists) {
-      reading = redactLocation(playlist.location);
-      const validators = previous?.validators[playlist.location];
-      texts.push(
-        await readPlaylist(
-          playlist,
-          { ...sourceOptions, ...(validators ? { previous: validators } : {}) },
+    // 1. Playlists, each judged on its own; conditionally when a previous state is known.
+    const planWarnings: ImportWarning[] = [];
+    for (const source of options.playlists) {
+      reading = redactLocation(source.location);
+      playlists.push(
+        await planPlaylist(
+          j,
+          source,
+          sourceOptions,
+          options,
+          previous?.validators[source.location],
+          (w) => planWarnings.push(w),
           options.onProgress,
         ),
       );
     }
-    if (previous && texts.every((t) => t.text === undefined)) {
-      const guides = configuredGuides(options) ?? previous.playlistGuides.map((location) => ({ location }));
-      reading = guides.map((g) => redactLocation(g.location)).join(', ');
-      const check = await checkGuides(guides, previous, guideOptions(sourceOptions, options));
+    if (previous && playlists.every((p) => p.outcome === 'unchanged')) {
+      const configured = configuredGuides(options) ?? previous.playlistGuides.map((location) => ({ location }));
+      reading = configured.map((g) => redactLocation(g.location)).join(', ');
+      const check = await checkGuides(configured, previous, guideOptions(sourceOptions, options), (index) =>
+        work.copy(configured[index]!.location),
+      );
       if (!check.changed) {
-        return unchanged(store, texts, check.reports, previous, Math.round(performance.now() - started));
+        guides = planGuides(j, configured);
+        for (const g of guides) {
+          g.outcome = 'unchanged';
+          if (g.state?.goodCounts) g.counts = g.state.goodCounts;
+        }
+        await store.recordSourceAttempts('livetv', attempts()).catch(() => {});
+        return unchanged(
+          store,
+          playlists,
+          check.reports,
+          previous,
+          Date.now(),
+          Math.round(performance.now() - started),
+        );
       }
-      opened = check.opened;
+      if (check.opened) opened = { location: configured[check.opened.index]!.location, stream: check.opened.stream };
     }
-    // Something changed: every source is read in full, the unchanged playlists again.
-    // By index: a loop variable would keep the last playlist's text alive across the guides (a
-    // suspended async function keeps its variables).
-    for (let i = 0; i < texts.length; i++) {
-      reading = texts[i]!.label;
-      if (texts[i]!.text === undefined)
-        texts[i] = await readPlaylist(texts[i]!.source, sourceOptions, options.onProgress);
+    if (playlists.every((p) => p.outcome === 'none')) {
+      const lines = playlists.map((p) => reportOf(p, Date.now()).message).join('; ');
+      await store.recordSourceAttempts('livetv', attempts(), { lockTimeoutMs: 1_000 }).catch(() => {});
+      throw new MarqueeError('IMPORT_FAILED', `no playlist could be used: ${lines}`, { details: { source: reading } });
     }
 
-    reading = store.file;
-    imp = await store.beginLiveTvImport({
-      now,
-      retentionMs: (options.retentionHours ?? 48) * HOUR,
-      horizonMs: (options.horizonDays ?? 14) * 24 * HOUR,
-      ...(options.languages ? { languages: options.languages } : {}),
-      channelHead: CHANNEL_HEAD,
-    });
+    for (let pass = 1; ; pass++) {
+      const warnings = warningList(maxListed);
+      for (const w of planWarnings) warnings.add(w);
+      reading = store.file;
+      imp = await store.beginLiveTvImport({
+        now,
+        retentionMs: (options.retentionHours ?? 48) * HOUR,
+        horizonMs: (options.horizonDays ?? 14) * 24 * HOUR,
+        ...(options.languages ? { languages: options.languages } : {}),
+        channelHead: CHANNEL_HEAD,
+      });
 
-    // 2. Channels, parsed in a function of their own: nothing of the parsed playlists outlives it.
-    const { channels, sources, validators, headerGuides } = playlistChannels(texts, options, warnings.add);
-    texts.length = 0;
+      // 2. Channels, built in a function of their own: nothing of the parsed playlists outlives it.
+      const { channels, headerGuides } = await passChannels(j, playlists, options, warnings.add);
+      if (pass === 1) guides = planGuides(j, configuredGuides(options) ?? headerGuides);
 
-    // The channels go into the store now. Matching, after the guides, needs only their names,
-    // ids and shifts: kept as strings of their own, since strings cut from the playlist text
-    // would keep all of it alive (the guides can take a while, and the 50,000-entry benchmark
-    // playlist holds about 50 MB in memory).
-    const own = new StringInterner();
-    const subjects: MatchChannel[] = channels.map((channel) => {
-      imp!.addChannel(channel);
-      return {
-        id: channel.id,
-        name: own.intern(channel.name),
-        ...(channel.tvgId !== undefined ? { tvgId: own.intern(channel.tvgId) } : {}),
-        ...(channel.tvgName !== undefined ? { tvgName: own.intern(channel.tvgName) } : {}),
-        shiftHours: channel.shiftHours,
-        source: channel.source,
-      };
-    });
-    channels.length = 0;
-    options.onChannelsStored?.();
-
-    // 3. Guides, streamed in priority order.
-    const overrides = new Map(Object.entries(options.guideOverrides ?? {}));
-    const guides: readonly (GuideSource & { readonly namedBy?: string })[] = configuredGuides(options) ?? headerGuides;
-    imp.setGuideSources(guides.length);
-    const ctx: GuideContext = {
-      imp,
-      demand: new MatchDemand(subjects, overrides),
-      index: new GuideIndex(),
-      keysWritten: new Set(),
-      sourceOptions: guideOptions(sourceOptions, options),
-      warn: warnings.add,
-      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-      ...(signal ? { signal } : {}),
-      window: { from: now - (options.retentionHours ?? 48) * HOUR, to: now + (options.horizonDays ?? 14) * 24 * HOUR },
-      unwanted: 0,
-    };
-    for (const [index, guide] of guides.entries()) {
-      reading = redactLocation(guide.location);
-      const stream = opened?.index === index ? opened.stream : undefined;
-      const read = await importGuide(ctx, guide, index, stream);
-      sources.push(read.report);
-      if (read.validators) validators[guide.location] = read.validators;
-    }
-
-    // 4. Matching, now that every guide channel is known, and the channels themselves.
-    reading = store.file;
-    const matchedBy: { -readonly [K in keyof MatchCounts]: number } = {
-      override: 0,
-      tvgId: 0,
-      feed: 0,
-      displayName: 0,
-      normalizedName: 0,
-    };
-    const unmatched: string[] = [];
-    for (const channel of subjects) {
-      const match = ctx.index.resolve(channel, overrides);
-      const guideKey = match ? shiftedKey(match.key, channel.shiftHours) : undefined;
-      if (match && match.rule === 'override' && !ctx.index.has(match.key)) {
-        warnings.add({
+      // The channels go into the store now. Matching, after the guides, needs only their names,
+      // ids and shifts: kept as strings of their own, since strings cut from the playlist text
+      // would keep all of it alive (the guides can take a while, and the 50,000-entry benchmark
+      // playlist holds about 50 MB in memory).
+      const own = new StringInterner();
+      const subjects: MatchChannel[] = channels.map((channel) => {
+        imp!.addChannel(channel);
+        return {
+          id: channel.id,
+          name: own.intern(channel.name),
+          ...(channel.tvgId !== undefined ? { tvgId: own.intern(channel.tvgId) } : {}),
+          ...(channel.tvgName !== undefined ? { tvgName: own.intern(channel.tvgName) } : {}),
+          shiftHours: channel.shiftHours,
           source: channel.source,
-          message: `override for "${channel.name}" names guide channel "${match.key}", which no guide has`,
-        });
-      }
-      if (match && guideKey !== undefined && ctx.keysWritten.has(guideKey)) matchedBy[match.rule]++;
-      else if (unmatched.length < maxListed) unmatched.push(channel.name);
-      if (guideKey !== undefined) imp.setGuideKey(channel.id, guideKey);
-    }
+        };
+      });
+      channels.length = 0;
+      options.onChannelsStored?.();
 
-    options.onProgress?.({ phase: 'commit', source: store.file, bytes: 0, records: subjects.length });
-    signal?.throwIfAborted();
-    const report = imp.commit({
-      warnings: warnings.count(),
-      details: { sources, matchedBy, unmatched, warnings: warnings.listed },
-    });
-    return {
-      status: 'imported',
-      counts: {
-        channels: report.counts.channels,
-        streams: report.counts.streams,
-        groups: report.counts.groups,
-        programmes: report.counts.programmes,
-        matchedChannels: report.counts.matchedChannels,
-        unmatchedChannels: report.counts.unmatchedChannels,
-      },
-      matchedBy,
-      unmatched,
-      warnings: warnings.listed,
-      warningCount: warnings.count(),
-      dropped: { ...report.dropped, unusedGuide: report.dropped.unusedGuide + ctx.unwanted },
-      sources,
-      state: { validators, playlistGuides: configuredGuides(options) ? [] : headerGuides.map((g) => g.location) },
-      durationMs: Math.round(performance.now() - started),
-    };
+      // 3. Guides, streamed in priority order.
+      const overrides = new Map(Object.entries(options.guideOverrides ?? {}));
+      imp.setGuideSources(guides.length);
+      const ctx: GuideContext = {
+        imp,
+        demand: new MatchDemand(subjects, overrides),
+        index: new GuideIndex(),
+        keysWritten: new Set(),
+        warn: warnings.add,
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        ...(signal ? { signal } : {}),
+        window: {
+          from: now - (options.retentionHours ?? 48) * HOUR,
+          to: now + (options.horizonDays ?? 14) * 24 * HOUR,
+        },
+        unwanted: 0,
+      };
+      let redo = false;
+      for (const [index, guide] of guides.entries()) {
+        reading = guide.label;
+        const stream = opened?.location === guide.location ? opened.stream : undefined;
+        if (stream) opened = undefined;
+        const reader: GuideReader = { j, ctx, work, options: guideOptions(sourceOptions, options), previous };
+        if (await passGuide(reader, guide, index, stream)) redo = true;
+      }
+
+      // 4. Matching, now that every guide channel is known, and the channels themselves.
+      reading = store.file;
+      const matchedBy: { -readonly [K in keyof MatchCounts]: number } = {
+        override: 0,
+        tvgId: 0,
+        feed: 0,
+        displayName: 0,
+        normalizedName: 0,
+      };
+      const unmatched: string[] = [];
+      const keysShown = new Set<string>();
+      for (const channel of subjects) {
+        const match = ctx.index.resolve(channel, overrides);
+        const guideKey = match ? shiftedKey(match.key, channel.shiftHours) : undefined;
+        if (match && match.rule === 'override' && !ctx.index.has(match.key)) {
+          warnings.add({
+            source: channel.source,
+            message: `override for "${channel.name}" names guide channel "${match.key}", which no guide has`,
+          });
+        }
+        if (match && guideKey !== undefined && ctx.keysWritten.has(guideKey)) matchedBy[match.rule]++;
+        else if (unmatched.length < maxListed) unmatched.push(channel.name);
+        if (guideKey !== undefined) {
+          imp.setGuideKey(channel.id, guideKey);
+          keysShown.add(guideKey);
+        }
+      }
+
+      // 5. The guides read from their sources are judged by what they yield for our channels.
+      for (const g of guides) {
+        if (g.tally === undefined || g.from === 'copy' || g.from === 'none') continue;
+        let matched = 0;
+        for (const key of keysShown) matched += g.tally.inWindow.get(key) ?? 0;
+        if (pass === 1 && g.outcome === 'imported') {
+          judgeGuide(j, g, matched);
+          if (g.outcome !== 'imported') redo = true;
+        } else if (g.outcome === 'imported') {
+          g.counts = { programmes: matched, read: g.tally.programmes };
+        }
+      }
+      if (redo) {
+        if (pass > 1) throw new Error('a guide read from local copies was judged bad twice');
+        // A bad guide is in this import: start a new one from local bytes only. What was said
+        // about the bad guides' content stays in the report: it tells why they were refused.
+        const bad = new Set(guides.filter((g) => g.outcome !== 'imported').map((g) => g.label));
+        planWarnings.push(...warnings.listed.filter((w) => bad.has(w.source)));
+        imp.discard();
+        imp = undefined;
+        for (const g of guides) {
+          if (g.outcome === 'imported') g.from = 'file';
+          else if (g.outcome === 'kept' || g.outcome === 'unchanged') g.from = 'copy';
+          else g.from = 'none';
+        }
+        continue;
+      }
+
+      options.onProgress?.({ phase: 'commit', source: store.file, bytes: 0, records: subjects.length });
+      signal?.throwIfAborted();
+      const sources = [...playlists, ...guides].map((p) => reportOf(p, Date.now()));
+      const report = imp.commit({
+        warnings: warnings.count(),
+        details: { sources, matchedBy, unmatched, warnings: warnings.listed },
+        sources: [
+          ...playlists.map((p) => attemptOf(p, () => [p.fresh!])),
+          ...guides.map((g) => attemptOf(g, () => readFileChunks(g.file!))),
+        ],
+      });
+      const validators: Record<string, NonNullable<GuidePlan['validators']>> = {};
+      for (const p of [...playlists, ...guides]) if (p.validators) validators[p.location] = p.validators;
+      return {
+        status: 'imported',
+        counts: {
+          channels: report.counts.channels,
+          streams: report.counts.streams,
+          groups: report.counts.groups,
+          programmes: report.counts.programmes,
+          matchedChannels: report.counts.matchedChannels,
+          unmatchedChannels: report.counts.unmatchedChannels,
+        },
+        matchedBy,
+        unmatched,
+        warnings: warnings.listed,
+        warningCount: warnings.count(),
+        dropped: { ...report.dropped, unusedGuide: report.dropped.unusedGuide + ctx.unwanted },
+        sources,
+        state: { validators, playlistGuides: configuredGuides(options) ? [] : headerGuides.map((g) => g.location) },
+        durationMs: Math.round(performance.now() - started),
+      };
+    }
   } catch (error) {
     opened?.stream.close();
     const failure = importFailure(error, reading, signal);
     if (imp && !imp.finished) imp.abort(failure.message);
     else if (!imp) await recordFailure(store, failure.message);
     throw failure;
+  } finally {
+    work.remove();
   }
 }
 
-/** The playlists parsed and grouped into channels, with their source reports; throws when no channel is left. */
-function playlistChannels(
-  texts: readonly PlaylistText[],
+interface GuideReader {
+  readonly j: Judging;
+  readonly ctx: GuideContext;
+  readonly work: WorkDir;
+  readonly options: SourceOptions;
+  readonly previous: LiveTvImportOptions['previous'];
+}
+
+/**
+ * Streams guide `g` into this pass's import from where the plan says. A guide that fails while
+ * read from its source is judged bad: when nothing of it reached the import yet its last good
+ * copy is read at once; otherwise true is returned (a new pass must start without it).
+ */
+async function passGuide(r: GuideReader, g: GuidePlan, index: number, opened?: SourceStream): Promise<boolean> {
+  if (g.from === 'none') return false;
+  const limits = { maxDecompressedBytes: r.options.maxDecompressedBytes ?? 1024 * MiB };
+  g.tally = newGuideTally();
+  if (g.from === 'file' || g.from === 'copy') {
+    const chunks = g.from === 'file' ? readFileChunks(g.file!) : r.j.store.sourceCopy(g.key);
+    const read = await importGuide(r.ctx, g.source, index, openCopy(chunks, g.label, limits), g.tally);
+    if (g.from === 'file' || g.outcome === 'unchanged') {
+      g.report = { ...read.report, status: g.outcome === 'unchanged' ? 'unchanged' : 'fetched', outcome: g.outcome };
+    }
+    return false;
+  }
+  const validators = r.previous?.validators[g.location];
+  const conditional = validators !== undefined && hasCopy(g);
+  const copy = r.work.copy(g.location);
+  try {
+    const stream =
+      opened ??
+      (await openSource(g.location, { ...r.options, copyTo: copy, ...(conditional ? { previous: validators } : {}) }));
+    if (stream.notModified) {
+      copy.discard();
+      g.outcome = 'unchanged';
+      if (g.state?.goodCounts) g.counts = g.state.goodCounts;
+      g.validators = validators!;
+      g.from = 'copy';
+      return passGuide(r, g, index);
+    }
+    const read = await importGuide(r.ctx, g.source, index, stream, g.tally);
+    g.report = read.report;
+    if (read.validators) g.validators = read.validators;
+    await copy.finish();
+    g.file = copy.path;
+    return false;
+  } catch (error) {
+    copy.discard();
+    if (r.ctx.imp.finished || (error instanceof MarqueeError && error.code === 'IMPORT_FAILED')) throw error;
+    judgeBad(r.j, g, failureReason(error, g.label, r.ctx.signal));
+    if (validators) g.validators = validators;
+    if (g.tally.added) return true;
+    g.from = g.outcome === 'kept' ? 'copy' : 'none';
+    return passGuide(r, g, index);
+  }
+}
+
+/** The channels of this pass's playlists (fresh, or read back from copies), and the guides their headers name. */
+async function passChannels(
+  j: Judging,
+  plans: readonly PlaylistPlan[],
   options: LiveTvImportOptions,
   warn: (warning: ImportWarning) => void,
 ) {
   const inputs: PlaylistInput[] = [];
-  const sources: SourceReport[] = [];
-  const validators: Record<string, SourceValidators> = {};
   const headerGuides: { location: string; namedBy: string }[] = [];
-  for (const t of texts) {
-    const playlist = parseM3u(t.text ?? '', t.label);
-    for (const w of playlist.warnings) warn(w);
+  for (const p of plans) {
+    const playlist = await playlistOf(j, p, PLAYLIST_MAX_BYTES);
+    if (playlist === undefined) continue;
     for (const url of playlist.header.guideUrls) {
-      if (!headerGuides.some((g) => g.location === url)) headerGuides.push({ location: url, namedBy: t.label });
+      if (!headerGuides.some((g) => g.location === url)) headerGuides.push({ location: url, namedBy: p.label });
     }
-    inputs.push({ playlist, source: t.label, shiftHours: t.source.shiftHours ?? 0 });
-    sources.push({ ...t.report, records: playlist.entries.length, warnings: playlist.warnings.length });
-    if (t.validators) validators[t.source.location] = t.validators;
+    inputs.push({ playlist, source: p.label, shiftHours: p.source.shiftHours ?? 0 });
+    if (p.report && p.outcome === 'imported') {
+      p.report = { ...p.report, records: playlist.entries.length, warnings: playlist.warnings.length };
+    }
   }
   const channels = buildChannels(inputs, options, warn);
   if (channels.length === 0) {
-    const entries = inputs.reduce((n, i) => n + i.playlist.entries.length, 0);
     throw new MarqueeError(
       'IMPORT_FAILED',
-      `${texts.map((t) => t.label).join(', ')}: no channel to serve (${entries} entries read; ` +
-        'none left after the group filters and URL checks); the previous data is still served',
+      `${plans.map((p) => p.label).join(', ')}: no channel to serve (none left after the group filters and URL checks); ` +
+        'the previous data is still served',
     );
   }
-  return { channels, sources, validators, headerGuides };
+  return { channels, headerGuides };
+}
+
+/**
+ * The work folder: given, or a new one beside the store file (copies can be as large as a guide,
+ * so not in a RAM-backed /tmp), removed when the import ends.
+ */
+function workDir(storeFile: string, given: string | undefined): WorkDir {
+  let dir: string | undefined;
+  let made = false;
+  let n = 0;
+  const copies = new Map<string, CopyFile>();
+  return {
+    copy(location) {
+      const existing = copies.get(location);
+      if (existing) return existing;
+      if (dir === undefined) {
+        if (given !== undefined) {
+          mkdirSync(given, { recursive: true });
+          dir = given;
+        } else {
+          dir = mkdtempSync(join(dirname(storeFile), '.marquee-import-'));
+          made = true;
+        }
+      }
+      const file = createCopyFile(join(dir, `guide-${process.pid}-${n++}.copy`));
+      copies.set(location, file);
+      return file;
+    },
+    remove() {
+      for (const copy of copies.values()) {
+        copy.discard();
+        rmSync(copy.path, { force: true });
+      }
+      if (made && dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** The counts of the data being served (an unchanged refresh reports what is still served). */
@@ -275,9 +463,10 @@ function guideOptions(base: SourceOptions, options: LiveTvImportOptions): Source
 
 function unchanged(
   store: Store,
-  texts: readonly PlaylistText[],
+  playlists: readonly PlaylistPlan[],
   guideReports: readonly SourceReport[],
   previous: LiveTvImportOptions['previous'] & object,
+  now: number,
   durationMs: number,
 ): LiveTvImportResult {
   return {
@@ -288,7 +477,7 @@ function unchanged(
     warnings: [],
     warningCount: 0,
     dropped: {},
-    sources: [...texts.map((t) => t.report), ...guideReports],
+    sources: [...playlists.map((p) => reportOf(p, Date.now())), ...guideReports],
     state: previous,
     durationMs,
   };

@@ -3,7 +3,7 @@
  * rebuilds the whole data set, so a source answering "not modified" only helps when every
  * source does: then nothing is imported at all. Otherwise the unchanged ones are read again.
  */
-import type { SourceOptions, SourceStream, SourceValidators } from '../sources/input/index.js';
+import type { SourceCopySink, SourceOptions, SourceStream, SourceValidators } from '../sources/input/index.js';
 import { openSource, readSourceText, redactLocation } from '../sources/input/index.js';
 import type { GuideSource, ImportProgress, PlaylistSource, SourceReport, SourceState } from './types.js';
 
@@ -49,6 +49,7 @@ export async function readPlaylist(
       kind: 'playlist',
       location: label,
       status: result.notModified ? 'unchanged' : 'fetched',
+      outcome: result.notModified ? 'unchanged' : 'imported',
       bytes,
       durationMs: Math.round(performance.now() - started),
       records: 0,
@@ -60,7 +61,10 @@ export async function readPlaylist(
 
 export type ChangeCheck =
   | { readonly changed: false; readonly reports: SourceReport[] }
-  /** `opened`: the first changed guide's stream, by its index in `guides`, to be read, not reopened. */
+  /**
+   * `opened`: the first changed guide's stream, by its index in `guides`, to be read, not
+   * reopened; the guides before it answered "not modified".
+   */
   | { readonly changed: true; readonly opened?: { readonly index: number; readonly stream: SourceStream } };
 
 /**
@@ -72,18 +76,25 @@ export async function checkGuides(
   guides: readonly GuideSource[],
   previous: SourceState,
   options: SourceOptions,
+  copyFor?: (index: number) => SourceCopySink,
 ): Promise<ChangeCheck> {
   const reports: SourceReport[] = [];
   for (const [index, guide] of guides.entries()) {
     const validators = previous.validators[guide.location];
     if (validators === undefined) return { changed: true };
     const started = performance.now();
-    const opened = await openSource(guide.location, { ...options, previous: validators });
+    const copyTo = copyFor?.(index);
+    const opened = await openSource(guide.location, {
+      ...options,
+      previous: validators,
+      ...(copyTo ? { copyTo } : {}),
+    });
     if (!opened.notModified) return { changed: true, opened: { index, stream: opened } };
     reports.push({
       kind: 'guide',
       location: redactLocation(guide.location),
       status: 'unchanged',
+      outcome: 'unchanged',
       bytes: 0,
       durationMs: Math.round(performance.now() - started),
       records: 0,

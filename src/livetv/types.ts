@@ -3,6 +3,7 @@
  * settings; the report is what it prints (and what the store keeps as the import's details).
  */
 import type { SourceOptions, SourceValidators } from '../sources/input/index.js';
+import type { SourceCounts, SourceOutcome } from '../store/index.js';
 
 export interface PlaylistSource {
   /** File path, `file://` or http(s) URL. */
@@ -78,6 +79,19 @@ export interface LiveTvImportOptions {
   readonly now?: number;
   /** Warnings and unmatched names listed in the result (the totals are always exact). Default 50. */
   readonly maxListed?: number;
+  /**
+   * The shrink guard: a playlist yielding fewer channels, or a guide fewer programmes for our
+   * channels, than this share of its last good import is kept from last good. Default 0.5; 0 turns
+   * the ratio off (a fall to nothing is still kept).
+   */
+  readonly minYieldRatio?: number;
+  /** Take shrunk sources anyway: `true` for all, or their locations (`--accept-shrink`). */
+  readonly acceptShrink?: boolean | readonly string[];
+  /**
+   * Folder for the copies of the sources being read (kept as their last good copy when they
+   * import well). Default: a temporary folder beside the store file, removed afterwards.
+   */
+  readonly workDir?: string;
 }
 
 /** What a refresh needs to ask "changed since?" of every source. Plain JSON: keep it anywhere. */
@@ -97,8 +111,24 @@ export interface ImportWarning {
 export interface SourceReport {
   readonly kind: 'playlist' | 'guide';
   readonly location: string;
-  /** `fetched` was read; `unchanged` answered "not modified" (only when every source did). */
-  readonly status: 'fetched' | 'unchanged';
+  /** `fetched` was read; `unchanged` answered "not modified"; `failed` could not be used. */
+  readonly status: 'fetched' | 'unchanged' | 'failed';
+  /**
+   * How the source was judged: `imported` (what it holds now is served), `unchanged` (its last
+   * good copy is served), `kept` (bad: its last good copy is served), `none` (bad, and it never
+   * imported well: it contributes nothing). See docs/reliability.md.
+   */
+  readonly outcome: SourceOutcome;
+  /** `kept` / `none`: why. */
+  readonly reason?: string;
+  /** `kept` / `none`: the line to show the operator. */
+  readonly message?: string;
+  /** What it yields (`channels`; `programmes` for our channels in the served window and `read`). */
+  readonly counts?: SourceCounts;
+  /** Its last good import before this one, when there was one. */
+  readonly lastGood?: { readonly at: number; readonly counts: SourceCounts };
+  /** `kept` / `none`: since when the source has been bad (epoch ms). */
+  readonly keptSince?: number;
   /** Bytes read after decompression. */
   readonly bytes: number;
   readonly durationMs: number;
