@@ -3,7 +3,7 @@
  * and malformed. Every problem comes back with file, line and field; a failed import (nothing
  * usable, an unreadable file, a file that is not JSON) leaves the previous library served.
  */
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isMarqueeError } from '../src/errors.js';
 import { importLibrary, type LibraryImportProgress } from '../src/library/index.js';
@@ -144,54 +144,45 @@ describe('importLibrary', () => {
     ]);
   });
 
-  it('keeps serving the previous library after imports that fail', async () => {
-    await importLibrary(fx.store, { files: [fx.write('library.json', GOOD_JSON)] });
+  it('keeps serving the previous library when nothing usable is imported, or its file goes bad', async () => {
+    const library = fx.write('library.json', GOOD_JSON);
+    await importLibrary(fx.store, { files: [library] });
     await fx.serve();
-    const before = await Promise.all(
-      [
-        '/manifest.json',
-        '/catalog/movie/movies.json',
-        '/meta/movie/tt1727587.json',
-        '/stream/movie/tt1727587.json',
-      ].map((p) => fx.get(p).then((r) => r.body)),
-    );
+    const paths = [
+      '/manifest.json',
+      '/catalog/movie/movies.json',
+      '/meta/movie/tt1727587.json',
+      '/stream/movie/tt1727587.json',
+    ];
+    const before = await Promise.all(paths.map((p) => fx.get(p).then((r) => r.body)));
     const versionBefore = fx.store.dataVersion();
 
-    // Nothing usable: every item is bad.
+    // Files never imported before that hold nothing usable: the import fails.
     const bad = fx.write('bad.json', [{ type: 'movie' }, { type: 'movie', name: 'x', poster: 'nope' }]);
     expect(await expectImportFailed(() => importLibrary(fx.store, { files: [bad] }))).toMatch(
-      /no usable item in .*bad\.json \(2 problem\(s\); the first: .*bad\.json:2 name: .*previous library is still served/s,
+      /no usable item in .*bad\.json .*holds no usable item \(the first problem: .*bad\.json:2 name: .*previous library is still served/s,
     );
-    // An empty file list item: a file that holds no item.
     expect(await expectImportFailed(() => importLibrary(fx.store, { files: [fx.write('empty.json', [])] }))).toMatch(
-      /the files hold no item/,
+      /empty\.json holds no usable item; it never imported well/,
     );
-    // One good file and one that is not JSON: the whole import fails rather than dropping that file's items.
-    const broken = fx.write('broken.json', '[{ "type": "movie", "name": "A" },');
-    const good = fx.write('good.json', [{ type: 'movie', name: 'Would replace everything' }]);
-    expect(await expectImportFailed(() => importLibrary(fx.store, { files: [good, broken] }))).toMatch(/broken\.json/);
-    // A file that does not exist.
-    expect(
-      await expectImportFailed(() => importLibrary(fx.store, { files: [good, join(fx.dir, 'missing.csv')] })),
-    ).toMatch(/missing\.csv: cannot be read/);
-
     expect(fx.store.dataVersion()).toBe(versionBefore);
-    const after = await Promise.all(
-      [
-        '/manifest.json',
-        '/catalog/movie/movies.json',
-        '/meta/movie/tt1727587.json',
-        '/stream/movie/tt1727587.json',
-      ].map((p) => fx.get(p).then((r) => r.body)),
+
+    // The served file itself goes bad: not JSON, then gone. Its last good items stay served.
+    fx.write('library.json', '[{ "type": "movie", "name": "A" },');
+    const broken = await importLibrary(fx.store, { files: [library] });
+    expect(broken.sources).toMatchObject([{ location: library, outcome: 'kept' }]);
+    expect(broken.sources[0]?.message).toMatch(
+      /library .*library\.json failed: line 1, column 35: invalid JSON.*keeping the last good data/,
     );
+    rmSync(library);
+    const missing = await importLibrary(fx.store, { files: [library] });
+    expect(missing.sources[0]?.message).toMatch(
+      /library\.json failed: cannot be read \(ENOENT\); keeping the last good data/,
+    );
+
+    const after = await Promise.all(paths.map((p) => fx.get(p).then((r) => r.body)));
     expect(after).toEqual(before);
-    expect(fx.store.libraryImportHistory(5).map((r) => r.status)).toEqual([
-      'failed',
-      'failed',
-      'failed',
-      'failed',
-      'ok',
-    ]);
+    expect(fx.store.libraryImportHistory(5).map((r) => r.status)).toEqual(['ok', 'ok', 'failed', 'failed', 'ok']);
   });
 
   it('replaces the library on the next good import and the server follows', async () => {

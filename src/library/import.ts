@@ -1,15 +1,44 @@
 /**
  * Importing a library: every file or folder is read with the library readers and added to ONE
  * atomic store import. Problems with single items are warnings (file, line, field) and the
- * item is skipped; a file that cannot be read at all fails the whole import, because importing
- * the rest would silently drop that file's items from the served library.
+ * item is skipped; a file that cannot be read, is not a library file, holds no item or shrinks
+ * past the guard keeps its last good items (from the copy stored with its last good import), so
+ * no file's items silently leave the served library.
  */
+import { stat } from 'node:fs/promises';
+import { sep } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { isMarqueeError, MarqueeError } from '../errors.js';
-import { readLibrary } from '../sources/library/index.js';
+import { readCopyText } from '../sources/input/index.js';
+import {
+  assembleLibraryFolder,
+  type ItemCandidate,
+  LIBRARY_DEFAULTS,
+  type LibraryReadResult,
+  libraryFolderFile,
+  listLibraryFolder,
+  parseLibraryText,
+  readTextFile,
+} from '../sources/library/index.js';
 import type { LibraryItem } from '../sources/library/item.js';
 import type { LibraryReadOptions } from '../sources/library/options.js';
 import type { SourceWarning } from '../sources/records.js';
-import type { LibraryImport, LibraryImportOptions, LibraryImportReport, Store } from '../store/index.js';
+import {
+  failureReason,
+  type LibraryImport,
+  type LibraryImportOptions,
+  type LibraryImportReport,
+  type SourceAttempt,
+  type SourceCounts,
+  type SourceOutcome,
+  type SourceState,
+  type Store,
+  shrinkReason,
+  sourceKey,
+  sourceLine,
+  type YieldPolicy,
+  yieldPolicy,
+} from '../store/index.js';
 
 /** What `onProgress` hears: before and after each file, then once committed. */
 export type LibraryImportProgress =
@@ -27,16 +56,37 @@ export interface ImportLibraryOptions {
   readonly maxWarnings?: number;
   readonly onProgress?: (progress: LibraryImportProgress) => void;
   readonly signal?: AbortSignal;
+  /** A file yielding fewer items than this share of its last good import is kept. Default 0.5; 0 turns it off. */
+  readonly minYieldRatio?: number;
+  /** Take shrunk files anyway: `true` for all, or their paths (`--accept-shrink`). */
+  readonly acceptShrink?: boolean | readonly string[];
+}
+
+/** How one library file went (see docs/reliability.md). */
+export interface LibrarySourceReport {
+  readonly location: string;
+  readonly outcome: SourceOutcome;
+  readonly reason?: string;
+  /** `kept` / `none`: the line to show the operator. */
+  readonly message?: string;
+  readonly counts?: SourceCounts;
+  readonly lastGood?: { readonly at: number; readonly counts: SourceCounts };
+  /** `kept` / `none`: since when the source has been bad (epoch ms). */
+  readonly keptSince?: number;
 }
 
 export interface ImportLibraryResult {
   readonly report: LibraryImportReport;
+  /** Every library file (each file of a folder too), in order, with how it was judged. */
+  readonly sources: readonly LibrarySourceReport[];
   /** The first `maxWarnings` warnings, in file order. */
   readonly warnings: SourceWarning[];
   readonly warningCount: number;
 }
 
 const DEFAULT_MAX_ITEMS = 100_000;
+/** The area of the library's source states. */
+const LIBRARY_AREA = 'library';
 /** Warnings kept in the import record, for `marquee status` and the like. */
 const RECORDED_WARNINGS = 20;
 
@@ -75,11 +125,36 @@ function withoutTakenEpisodes(
   return { item: videos.length === item.videos.length ? item : { ...item, videos }, warnings };
 }
 
+/** One library file (a file named in `files`, or one file of a folder named there), judged on its own. */
+interface FilePlan {
+  readonly key: string;
+  readonly path: string;
+  readonly state: SourceState | undefined;
+  outcome: SourceOutcome;
+  reason?: string;
+  counts?: SourceCounts;
+  /** Imported: its text as gzip, the copy stored with the import. */
+  fresh?: Buffer;
+}
+
+interface Judge {
+  readonly store: Store;
+  readonly states: ReadonlyMap<string, SourceState>;
+  readonly legacy: boolean;
+  readonly policy: YieldPolicy;
+  readonly maxFileBytes: number;
+  readonly signal: AbortSignal | undefined;
+  readonly plans: FilePlan[];
+}
+
 /**
- * Reads `files` and replaces the served library with their items in one atomic import. Throws
- * IMPORT_FAILED (the previous library stays served) when a file cannot be read or no item is usable.
+ * Reads `files` and replaces the served library with their items in one atomic import. Each
+ * file (each file of a folder too) is judged on its own (docs/reliability.md): one that cannot
+ * be read, is not a library file, holds no item or shrinks past the guard is read from its last
+ * good copy instead, so its items stay served. Throws IMPORT_FAILED (the previous library stays
+ * served) when no item is usable at all.
  *
- * @example const { report, warnings } = await importLibrary(store, { files: ['library.json', 'extra.csv'] })
+ * @example const { report, warnings, sources } = await importLibrary(store, { files: ['library.json', 'extra.csv'] })
  */
 export async function importLibrary(store: Store, options: ImportLibraryOptions): Promise<ImportLibraryResult> {
   if (options.files.length === 0) {
@@ -88,13 +163,24 @@ export async function importLibrary(store: Store, options: ImportLibraryOptions)
   const maxItems = options.read?.maxItems ?? DEFAULT_MAX_ITEMS;
   const warnings = new Warnings(Math.max(0, options.maxWarnings ?? 1_000));
   const firstSeen = new Map<string, string>();
+  const now = Date.now();
+  const stored = store.sourceStates(LIBRARY_AREA);
+  const judge: Judge = {
+    store,
+    states: new Map(stored.map((s) => [s.key, s])),
+    legacy: !stored.some((s) => s.copyBytes !== undefined) && store.libraryCounts().items > 0,
+    policy: yieldPolicy(options),
+    maxFileBytes: options.read?.maxFileBytes ?? LIBRARY_DEFAULTS.maxFileBytes,
+    signal: options.signal,
+    plans: [],
+  };
   const imp = await store.beginLibraryImport(options.import);
   let added = 0;
   try {
     for (const source of options.files) {
       options.signal?.throwIfAborted();
       options.onProgress?.({ phase: 'reading', source });
-      const result = await readLibrary(source, { ...options.read, maxItems });
+      const result = await readSource(judge, source, { ...options.read, maxItems });
       options.signal?.throwIfAborted();
       warnings.add(result.warnings);
       let fileItems = 0;
@@ -126,22 +212,29 @@ export async function importLibrary(store: Store, options: ImportLibraryOptions)
       }
       options.onProgress?.({ phase: 'read', source, items: fileItems, warnings: result.warnings.length });
     }
+    const sources = judge.plans.map((p) => reportOf(p, now));
     if (added === 0) {
       const first = warnings.kept[0];
+      const bad = sources.filter((s) => s.message !== undefined).map((s) => s.message);
       throw new MarqueeError(
         'IMPORT_FAILED',
         `no usable item in ${options.files.join(', ')}` +
-          (first ? ` (${warnings.count} problem(s); the first: ${where(first)})` : ' (the files hold no item)') +
+          (bad.length > 0
+            ? ` (${bad.join('; ')})`
+            : first
+              ? ` (${warnings.count} problem(s); the first: ${where(first)})`
+              : ' (the files hold no item)') +
           '; the previous library is still served',
         { details: { files: options.files, warnings: warnings.kept.slice(0, RECORDED_WARNINGS) } },
       );
     }
     const report = imp.commit({
       warnings: warnings.count,
-      details: { files: options.files, firstWarnings: warnings.kept.slice(0, RECORDED_WARNINGS) },
+      details: { files: options.files, sources, firstWarnings: warnings.kept.slice(0, RECORDED_WARNINGS) },
+      sources: judge.plans.map((p) => attemptOf(p, true)),
     });
     options.onProgress?.({ phase: 'committed', items: added, warnings: warnings.count });
-    return { report, warnings: warnings.kept, warningCount: warnings.count };
+    return { report, warnings: warnings.kept, warningCount: warnings.count, sources };
   } catch (error) {
     const failure = isMarqueeError(error, 'IMPORT_FAILED')
       ? error
@@ -150,7 +243,138 @@ export async function importLibrary(store: Store, options: ImportLibraryOptions)
           `library import failed: ${(error as Error).message}; the previous library is still served`,
           { cause: error, details: { files: options.files, ...(isMarqueeError(error) ? error.details : {}) } },
         );
-    imp.abort(failure.message);
+    imp.abort(failure.message, judge.legacy ? undefined : judge.plans.map((p) => attemptOf(p, false)));
     throw failure;
   }
+}
+
+/** The items of one configured file or folder, each of its files judged on its own. */
+async function readSource(j: Judge, source: string, read: LibraryReadOptions): Promise<LibraryReadResult> {
+  const info = await stat(source).catch(() => undefined);
+  const prefix = source.endsWith(sep) ? source : `${source}${sep}`;
+  const folderFiles = [...j.states.values()].filter((s) => s.label.startsWith(prefix));
+  if (info?.isDirectory() || (info === undefined && folderFiles.length > 0)) {
+    let paths: string[] | undefined;
+    let reason: string | undefined;
+    try {
+      paths = await listLibraryFolder(source, read);
+      if (paths.length === 0) reason = 'holds no item file (*.json)';
+    } catch (error) {
+      reason = failureReason(error, source, j.signal);
+    }
+    if (reason !== undefined) {
+      // The folder itself is bad: every file it held keeps its last good items.
+      if (folderFiles.length === 0) {
+        const p = newPlan(j, source);
+        bad(j, p, reason);
+        return { items: [], warnings: [] };
+      }
+      paths = folderFiles.map((s) => s.label);
+      const candidates: ItemCandidate[] = [];
+      for (const path of paths) {
+        const p = newPlan(j, path);
+        bad(j, p, `is in folder ${source}, which ${reason}`);
+        candidates.push(...(await fromCopy(j, p, (text) => libraryFolderFile(text, path).candidates)));
+      }
+      return assembleLibraryFolder(candidates, source, read);
+    }
+    const candidates: ItemCandidate[] = [];
+    const warnings: SourceWarning[] = [];
+    for (const path of paths!) {
+      const found = await judgeFile(j, path, (text) => {
+        const r = libraryFolderFile(text, path);
+        return { value: r.candidates, count: r.candidates.length, warnings: r.warnings };
+      });
+      candidates.push(...found.value);
+      warnings.push(...found.warnings);
+    }
+    const assembled = assembleLibraryFolder(candidates, source, read);
+    return { items: assembled.items, warnings: [...warnings, ...assembled.warnings] };
+  }
+  const found = await judgeFile(j, source, (text) => {
+    const r = parseLibraryText(text, source, read);
+    return { value: r.items, count: r.items.length, warnings: r.warnings };
+  });
+  return { items: found.value, warnings: found.warnings };
+}
+
+type Parsed<T> = { value: T[]; count: number; warnings: SourceWarning[] };
+
+/** Reads, parses and judges one file; falls back to its last good copy when it is bad. */
+async function judgeFile<T>(j: Judge, path: string, parse: (text: string) => Parsed<T>): Promise<Parsed<T>> {
+  const p = newPlan(j, path);
+  let reason: string;
+  try {
+    const text = await readTextFile(path, j.maxFileBytes);
+    const parsed = parse(text);
+    const shrink = shrinkReason(p.state, 'items', 'items', parsed.count, j.policy, path, path);
+    if (parsed.count > 0 && shrink === undefined) {
+      p.counts = { items: parsed.count };
+      p.fresh = gzipSync(Buffer.from(text, 'utf8'), { level: 1 });
+      return parsed;
+    }
+    // The first item skipped says more than a harmless "unknown field ignored" before it.
+    const first = parsed.warnings.find((w) => / skipped$/.test(w.message)) ?? parsed.warnings[0];
+    reason =
+      parsed.count > 0 && shrink !== undefined
+        ? shrink
+        : `holds no usable item${first ? ` (the first problem: ${where(first)})` : ''}`;
+  } catch (error) {
+    reason = failureReason(error, path, j.signal);
+  }
+  bad(j, p, reason);
+  const value = await fromCopy(j, p, (text) => parse(text).value);
+  return { value, count: value.length, warnings: [] };
+}
+
+function newPlan(j: Judge, path: string): FilePlan {
+  const key = sourceKey('library', path);
+  const p: FilePlan = { key, path, state: j.states.get(key), outcome: 'imported' };
+  j.plans.push(p);
+  return p;
+}
+
+function bad(j: Judge, p: FilePlan, reason: string): void {
+  if (j.legacy) {
+    throw new MarqueeError(
+      'IMPORT_FAILED',
+      `library file ${p.path} ${reason}; nothing was imported (this store has no last good copy of its files yet), ` +
+        'the previous library is still served',
+      { details: { source: p.path } },
+    );
+  }
+  p.outcome = p.state?.copyBytes !== undefined && p.state.goodAt !== undefined ? 'kept' : 'none';
+  p.reason = reason;
+}
+
+/** What a bad file's last good copy holds (nothing when it has none). */
+async function fromCopy<T>(j: Judge, p: FilePlan, parse: (text: string) => T[]): Promise<T[]> {
+  if (p.outcome !== 'kept') return [];
+  return parse(await readCopyText(j.store.sourceCopy(p.key), p.path, j.maxFileBytes));
+}
+
+function attemptOf(p: FilePlan, withCopy: boolean): SourceAttempt {
+  return {
+    key: p.key,
+    kind: 'library',
+    label: p.path,
+    outcome: p.outcome,
+    ...(p.reason !== undefined ? { reason: p.reason } : {}),
+    ...(p.counts !== undefined && p.outcome === 'imported' ? { counts: p.counts } : {}),
+    ...(withCopy && p.fresh ? { copy: [p.fresh] } : {}),
+  };
+}
+
+function reportOf(p: FilePlan, now: number): LibrarySourceReport {
+  const badly = p.outcome === 'kept' || p.outcome === 'none';
+  const state = p.state && badly ? { ...p.state, keptSince: p.state.keptSince ?? now } : p.state;
+  return {
+    location: p.path,
+    outcome: p.outcome,
+    ...(p.reason !== undefined ? { reason: p.reason } : {}),
+    ...(badly ? { message: sourceLine(attemptOf(p, false), state) } : {}),
+    ...(p.counts !== undefined ? { counts: p.counts } : {}),
+    ...(p.state?.goodAt !== undefined ? { lastGood: { at: p.state.goodAt, counts: p.state.goodCounts ?? {} } } : {}),
+    ...(badly ? { keptSince: state?.keptSince ?? now } : {}),
+  };
 }
