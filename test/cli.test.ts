@@ -260,23 +260,36 @@ describe('marquee import', () => {
     expect(report.library).toBeUndefined();
   });
 
-  it('keeps serving the data when a guide is broken, and exits 1', async () => {
-    const argv = [
-      'import',
-      '--playlist',
-      fixture('channels.m3u'),
-      '--epg',
-      fixture('not-a-guide.xml'),
-      '--db',
-      'tv.db',
-    ];
+  it('keeps serving the data when a guide is broken, exits 1, and `status` names the guide', async () => {
+    // The configured guide file turns into an HTML page.
+    const guide = join(cwd, 'guide.xml');
+    copyFileSync(fixture('not-a-guide.xml'), guide);
+    const argv = ['import', ...sources, '--db', 'tv.db'];
     const { code, stdout } = await runCli(argv, { cwd });
     expect(code).toBe(1);
-    expect(stdout).toMatch(/^live TV: import failed, the previous data is still served: .*not-a-guide\.xml/m);
+    expect(stdout).toMatch(
+      /^ {2}kept: guide .*guide\.xml failed: line \d+: the root element is <html>.*; keeping the last good data from /m,
+    );
 
     const json = await runCli([...argv, '--json'], { cwd });
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout).livetv.error.code).toBe('IMPORT_FAILED');
+    const report = JSON.parse(json.stdout).livetv;
+    expect(report.status).toBe('imported');
+    expect(report.sources.map((s: { outcome: string }) => s.outcome)).toEqual(['imported', 'kept']);
+
+    const status = await runCli(['status', '--db', 'tv.db'], { cwd });
+    expect(status.code).toBe(1);
+    expect(status.stdout).toMatch(/^KEPT guide .*guide\.xml$/m);
+    expect(status.stdout).toMatch(/last attempt: .*kept: failed: line \d+: the root element is <html>/);
+    const statusJson = JSON.parse((await runCli(['status', '--db', 'tv.db', '--json'], { cwd })).stdout);
+    expect(statusJson.ok).toBe(false);
+    expect(statusJson.sources[1]).toMatchObject({ kind: 'guide', source: guide, ok: false });
+
+    guideForToday(cwd);
+    expect((await runCli(argv, { cwd })).code).toBe(0);
+    expect((await runCli(['status', '--db', 'tv.db'], { cwd })).code).toBe(0);
+    copyFileSync(fixture('not-a-guide.xml'), guide);
+    expect((await runCli(argv, { cwd })).code).toBe(1);
 
     // `serve` on that database (no source configured) serves what the first import stored.
     const cli = startCli(['serve', '--db', 'tv.db', '--port', '0', '--quiet'], { cwd });
@@ -299,6 +312,7 @@ describe('marquee import', () => {
       cli.stop();
     }
     expect((await cli.done).code).toBe(0);
+    guideForToday(cwd);
   });
 
   it('serves the demo with --demo without touching the stored data', async () => {

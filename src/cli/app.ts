@@ -73,6 +73,8 @@ export interface ImportHooks {
   }) => void;
   readonly previous?: SourceState;
   readonly signal?: AbortSignal;
+  /** `--accept-shrink`: take shrunk sources anyway, all (`true`) or these locations. */
+  readonly acceptShrink?: boolean | readonly string[];
 }
 
 function sourceOptions(settings: Settings) {
@@ -80,6 +82,15 @@ function sourceOptions(settings: Settings) {
   return {
     ...(s?.timeoutSeconds ? { timeoutMs: s.timeoutSeconds * 1000 } : {}),
     ...(s?.maxMegabytes ? { maxBytes: s.maxMegabytes * 1_048_576 } : {}),
+  };
+}
+
+/** The shrink guard of the settings and `--accept-shrink`. */
+function guard(settings: Settings, hooks: ImportHooks) {
+  const ratio = settings.sources?.minYieldRatio;
+  return {
+    ...(ratio !== undefined ? { minYieldRatio: ratio } : {}),
+    ...(hooks.acceptShrink !== undefined ? { acceptShrink: hooks.acceptShrink } : {}),
   };
 }
 
@@ -103,6 +114,7 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
         ...(livetv.horizonDays !== undefined ? { horizonDays: livetv.horizonDays } : {}),
         ...(livetv.languages ? { languages: livetv.languages } : {}),
         sourceOptions: sourceOptions(settings),
+        ...guard(settings, hooks),
         ...(hooks.previous ? { previous: hooks.previous } : {}),
         ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
         onChannelsStored: collectGarbage,
@@ -116,6 +128,7 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
     try {
       outcome.library = await importLibrary(store, {
         files: settings.library.files,
+        ...guard(settings, hooks),
         ...(hooks.onProgress
           ? {
               onProgress: (p) =>

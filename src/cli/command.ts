@@ -10,6 +10,8 @@ export interface OptionSpec {
   readonly value?: string;
   /** May be given several times (a list). */
   readonly multiple?: boolean;
+  /** A string option whose value may be left out (`--accept-shrink` alone): it is then `''`. */
+  readonly optionalValue?: boolean;
   /** The environment variable that sets it when the flag is absent (`MARQUEE_PORT`). */
   readonly env?: string;
   /** Shown in help; the command applies defaults itself (settings merge). */
@@ -53,10 +55,18 @@ export function parseCommandArgs(
   env: Readonly<Record<string, string | undefined>>,
 ): { values: OptionValues; positionals: string[] } {
   const options = { ...command.options, help: HELP_OPTION };
+  // A bare `--name` of an option whose value may be left out: followed by nothing or by another
+  // flag, it takes the value ''.
+  const args = argv.map((arg, i) => {
+    const name = arg.startsWith('--') ? arg.slice(2) : undefined;
+    if (name === undefined || !options[name as keyof typeof options]?.optionalValue) return arg;
+    const next = argv[i + 1];
+    return next === undefined || next.startsWith('-') ? `${arg}=` : arg;
+  });
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({
-      args: argv,
+      args,
       options: Object.fromEntries(
         Object.entries(options).map(([name, spec]) => [
           name,
@@ -96,7 +106,7 @@ export function parseCommandArgs(
 /** `marquee <command> --help` text, generated from the option specs so it never drifts. */
 export function commandHelp(command: Command): string {
   const rows = Object.entries({ ...command.options, help: HELP_OPTION }).map(([name, spec]) => {
-    const flag = `${spec.short ? `-${spec.short}, ` : '    '}--${name}${spec.value ? ` ${spec.value}` : ''}`;
+    const flag = `${spec.short ? `-${spec.short}, ` : '    '}--${name}${spec.value ? (spec.optionalValue ? ` [${spec.value}]` : ` ${spec.value}`) : ''}`;
     const extras = [
       spec.default ? `default ${spec.default}` : '',
       spec.env ? `env ${spec.env}` : '',

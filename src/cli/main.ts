@@ -5,9 +5,17 @@ import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
 import { rotateKeyCommand } from './commands/rotate-key.js';
 import { serveCommand } from './commands/serve.js';
+import { statusCommand } from './commands/status.js';
 import { version } from './version.js';
 
-const COMMANDS: readonly Command[] = [serveCommand, importCommand, exportCommand, checkCommand, rotateKeyCommand];
+const COMMANDS: readonly Command[] = [
+  serveCommand,
+  importCommand,
+  statusCommand,
+  exportCommand,
+  checkCommand,
+  rotateKeyCommand,
+];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;

@@ -17,6 +17,7 @@ export function describeOutcome(outcome: ImportOutcome): string[] {
         lines.push(
           `  without a guide: ${tv.unmatched.slice(0, 10).join(', ')}${tv.unmatched.length > 10 ? ', …' : ''}`,
         );
+      for (const m of keptMessages(tv.sources)) lines.push(`  kept: ${m}`);
       for (const w of tv.warnings.slice(0, 10)) lines.push(`  warning: ${formatWarning(w)}`);
       if (tv.warningCount > 10)
         lines.push(`  … and ${tv.warningCount - 10} more warnings (--json lists the first ${tv.warnings.length})`);
@@ -31,6 +32,7 @@ export function describeOutcome(outcome: ImportOutcome): string[] {
         `library: ${c.movies} movies, ${c.series} series (${c.episodes} episodes), ${c.streams} streams, ${c.subtitles} subtitles, ` +
           `${c.genres} genres; ${lib.warningCount} warnings; ${(lib.report.durationMs / 1000).toFixed(1)} s`,
       );
+      for (const m of keptMessages(lib.sources)) lines.push(`  kept: ${m}`);
       for (const w of lib.warnings.slice(0, 10)) {
         lines.push(
           `  warning: ${w.source}${w.line !== undefined ? `:${w.line}` : ''}${w.field ? ` ${w.field}` : ''}: ${w.message}`,
@@ -55,6 +57,30 @@ export function describeOutcome(outcome: ImportOutcome): string[] {
 
 function formatWarning(w: { source: string; line?: number; message: string }): string {
   return `${w.source}${w.line !== undefined ? `:${w.line}` : ''}: ${w.message}`;
+}
+
+/** The lines of the sources that were kept from last good or contribute nothing. */
+function keptMessages(sources: readonly { readonly message?: string }[] | undefined): string[] {
+  return (sources ?? []).flatMap((s) => (s.message !== undefined ? [s.message] : []));
+}
+
+/** Sources kept from last good or contributing nothing, with since when (for `serve`'s log levels). */
+export function keptSourceList(outcome: ImportOutcome): { message: string; keptSince: number }[] {
+  const tv = outcome.livetv && !('error' in outcome.livetv) ? outcome.livetv.sources : [];
+  const lib = outcome.library && !('error' in outcome.library) ? outcome.library.sources : [];
+  return [...tv, ...lib].flatMap((s) =>
+    s.message !== undefined ? [{ message: s.message, keptSince: s.keptSince ?? Date.now() }] : [],
+  );
+}
+
+/**
+ * The lines of every source of `outcome` that was kept from last good or contributes nothing
+ * (the import exits 1 and `serve` logs them at `warn`).
+ */
+export function keptSources(outcome: ImportOutcome): string[] {
+  const tv = outcome.livetv && !('error' in outcome.livetv) ? outcome.livetv.sources : undefined;
+  const lib = outcome.library && !('error' in outcome.library) ? outcome.library.sources : undefined;
+  return [...keptMessages(tv), ...keptMessages(lib)];
 }
 
 /** An import is usable when at least one backend imported (or kept unchanged) data. */

@@ -91,6 +91,8 @@ export const SettingsSchema = v.strictObject({
     v.strictObject({
       timeoutSeconds: v.optional(v.pipe(v.number(), v.minValue(1))),
       maxMegabytes: v.optional(v.pipe(v.number(), v.minValue(1))),
+      /** The shrink guard: a source yielding less than this share of its last good import is kept. 0 turns it off. */
+      minYieldRatio: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
     }),
   ),
   security: v.optional(

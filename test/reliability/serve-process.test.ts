@@ -5,8 +5,8 @@
  * refresh of that source fails — and the failed refresh leaves the answers as they were; a
  * corrupt database file makes it exit 3 naming the file.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,32 +14,11 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../fixtures/livetv/setup.js';
 import { httpRequest } from '../helpers/http.js';
+import { ensureBuilt, type ServeChild, startMarquee } from '../helpers/serve-process.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'marquee.js');
 
-beforeAll(() => {
-  // npm ci builds dist/ (prepare); a fresh checkout without it is built here once.
-  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) {
-    execFileSync(
-      process.execPath,
-      [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
-      {
-        cwd: ROOT,
-      },
-    );
-  }
-}, 120_000);
-
-interface Child {
-  readonly process: ChildProcess;
-  /** Everything written to stdout and stderr so far. */
-  output(): string;
-  /** Resolves with the exit code. */
-  readonly exited: Promise<number | null>;
-  /** Waits until the output matches `pattern` (or fails after `ms`). */
-  waitFor(pattern: RegExp, ms?: number): Promise<RegExpExecArray>;
-}
+beforeAll(ensureBuilt, 120_000);
 
 let dir: string;
 const children: ChildProcess[] = [];
@@ -51,37 +30,8 @@ afterEach(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function start(args: readonly string[]): Child {
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], {
-    cwd: dir,
-    env: { ...process.env, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  child.stderr!.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return {
-    process: child,
-    output: () => out,
-    exited,
-    async waitFor(pattern, ms = 20_000) {
-      const deadline = Date.now() + ms;
-      for (;;) {
-        const match = pattern.exec(out);
-        if (match) return match;
-        if (child.exitCode !== null || Date.now() > deadline) {
-          throw new Error(`no ${pattern} in the output (exit ${child.exitCode}):\n${out}`);
-        }
-        await new Promise((r) => setTimeout(r, 25));
-      }
-    },
-  };
+function start(args: readonly string[]): ServeChild {
+  return startMarquee(['serve', ...args], dir, children);
 }
 
 describe('SIGTERM', () => {
@@ -176,11 +126,16 @@ describe('secrets in the log', () => {
     await httpRequest(url, `/${token}/catalog/tv/mq-tv-channels.json`);
     const before = await httpRequest(url, '/catalog/tv/mq-tv-channels.json');
 
-    // The source breaks; the first refresh (5 s after start at the earliest) fails and is logged
-    // at error level (the refresher then backs off), so an alert on level=error sees it.
+    // The source breaks; the first refresh (5 s after start at the earliest) keeps the playlist
+    // from its last good copy and says so at `warn`; once it has been kept for longer than 3
+    // refresh intervals (3.6 s each here), at `error`, so an alert on level=error sees it.
     mode = 'garbage';
     await child.waitFor(
-      /"level":"error".*refresh failed; the previous data is still served.*no channel to serve/,
+      /"level":"warn".*refresh: playlist http:\/\/\*\*\*@127\.0\.0\.1.*keeping the last good data/,
+      30_000,
+    );
+    await child.waitFor(
+      /"level":"error".*refresh: playlist http:\/\/\*\*\*@127\.0\.0\.1.*keeping the last good data/,
       30_000,
     );
     const after = await httpRequest(url, '/catalog/tv/mq-tv-channels.json');

@@ -1,8 +1,9 @@
+import { resolve } from 'node:path';
 import { openStore } from '../../store/index.js';
 import { importAll } from '../app.js';
 import type { Command } from '../command.js';
 import { createProgress } from '../progress.js';
-import { describeOutcome, importSucceeded } from '../report.js';
+import { describeOutcome, importSucceeded, keptSources } from '../report.js';
 import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS } from '../resolve.js';
 
 function serializable(outcome: unknown): unknown {
@@ -16,15 +17,26 @@ function serializable(outcome: unknown): unknown {
 export const importCommand: Command = {
   name: 'import',
   summary: 'import playlists, guides and libraries into the database (atomically)',
-  usage: 'marquee import [--playlist PATH|URL] [--epg PATH|URL] [--library PATH] [--db FILE] [--config FILE]',
+  usage:
+    'marquee import [--playlist PATH|URL] [--epg PATH|URL] [--library PATH] [--accept-shrink [SOURCE]] [--db FILE] [--config FILE]',
   options: {
     ...SOURCE_OPTIONS,
     ...STORE_OPTIONS,
+    'accept-shrink': {
+      type: 'string',
+      multiple: true,
+      optionalValue: true,
+      value: 'SOURCE',
+      description:
+        'take a source that shrank past sources.minYieldRatio of its last good import anyway: this source (a path or URL as configured), or every source when none is named',
+    },
     json: { type: 'boolean', description: 'print the import report as JSON (for scripts)' },
   },
   notes:
     'Each part (live TV, library) is imported in one transaction: a failed import leaves the data served before.\n' +
-    'Exit codes: 0 imported, 1 nothing usable was imported (the previous data is kept), 2 bad flags or configuration, 3 database unavailable.',
+    'Each source is judged on its own: one that cannot be read, is not its format, holds nothing or shrinks below\n' +
+    'sources.minYieldRatio (default 0.5) of its last good import keeps serving its last good data (see docs/reliability.md).\n' +
+    'Exit codes: 0 every source imported, 1 a source was kept from last good or contributes nothing (one line each), or nothing usable was imported, 2 bad flags or configuration, 3 database unavailable.',
   async run(values, _positionals, io) {
     const { settings } = resolveSettings(values, io.cwd);
     if (!settings.livetv?.playlists?.length && !settings.library?.files?.length && !settings.addonCatalogs?.length) {
@@ -36,11 +48,21 @@ export const importCommand: Command = {
     const store = openStore(settings.db ?? `${io.cwd}/marquee.db`);
     try {
       const progress = values.json ? undefined : createProgress(io.stderr);
-      const outcome = await importAll(store, settings, progress ? { onProgress: (e) => progress.update(e) } : {});
+      const accept = Array.isArray(values['accept-shrink']) ? values['accept-shrink'] : undefined;
+      const acceptShrink =
+        accept === undefined
+          ? undefined
+          : accept.includes('')
+            ? true
+            : accept.map((p) => (/^[a-z]+:\/\//i.test(p) ? p : resolve(io.cwd, p)));
+      const outcome = await importAll(store, settings, {
+        ...(progress ? { onProgress: (e) => progress.update(e) } : {}),
+        ...(acceptShrink !== undefined ? { acceptShrink } : {}),
+      });
       progress?.done();
       if (values.json) io.stdout.write(`${JSON.stringify(serializable(outcome), null, 2)}\n`);
       else io.stdout.write(`${describeOutcome(outcome).join('\n')}\n`);
-      return importSucceeded(outcome) ? 0 : 1;
+      return importSucceeded(outcome) && keptSources(outcome).length === 0 ? 0 : 1;
     } finally {
       store.close();
     }

@@ -11,7 +11,11 @@ import { buildAddon, importAll, isDemo, prepareDemo } from '../app.js';
 import type { Command } from '../command.js';
 import { importInWorker } from '../import-worker.js';
 import { createLogger } from '../log.js';
-import { describeOutcome, failedParts, importSucceeded } from '../report.js';
+import { describeOutcome, failedParts, importSucceeded, keptSourceList } from '../report.js';
+
+/** describeOutcome's lines of kept sources: logged on their own, at `warn` or `error`. */
+const KEPT = '  kept: ';
+
 import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS } from '../resolve.js';
 
 const DEFAULT_REFRESH_HOURS = 6;
@@ -121,7 +125,8 @@ export const serveCommand: Command = {
       if (demo || empty) {
         log.event(demo ? 'importing the embedded demo' : 'importing the configured sources');
         const outcome = await importAll(store, settings);
-        for (const line of describeOutcome(outcome)) log.event(line);
+        for (const line of describeOutcome(outcome)) if (!line.startsWith(KEPT)) log.event(line);
+        for (const kept of keptSourceList(outcome)) log.warn({ msg: kept.message });
         if (outcome.livetv && !('error' in outcome.livetv)) previous = outcome.livetv.state;
         if (!importSucceeded(outcome) && store.counts().channels === 0 && store.libraryCounts().items === 0) {
           io.stderr.write(
@@ -200,7 +205,12 @@ export const serveCommand: Command = {
                 return outcome;
               },
               onResult: (outcome) => {
-                for (const line of describeOutcome(outcome)) log.event(`refresh: ${line}`);
+                for (const line of describeOutcome(outcome)) if (!line.startsWith(KEPT)) log.event(`refresh: ${line}`);
+                // A source kept for longer than 3 refresh intervals needs the operator: `error`.
+                for (const kept of keptSourceList(outcome)) {
+                  const long = Date.now() - kept.keptSince > 3 * hours * 3_600_000;
+                  (long ? log.error : log.warn)({ msg: `refresh: ${kept.message}` });
+                }
                 for (const f of failedParts(outcome)) {
                   log.error({
                     msg: `refresh of ${f.part} failed; its previous data is still served`,

@@ -1,0 +1,66 @@
+/**
+ * `marquee serve` as a real process (node bin/marquee.js, from dist/, built once if missing),
+ * with its stdout and stderr collected and a way to wait for a line.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+export const BIN = join(ROOT, 'bin', 'marquee.js');
+
+/** npm ci builds dist/ (prepare); a fresh checkout without it is built here once. */
+export function ensureBuilt(): void {
+  if (existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) return;
+  execFileSync(
+    process.execPath,
+    [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+    {
+      cwd: ROOT,
+    },
+  );
+}
+
+export interface ServeChild {
+  readonly process: ChildProcess;
+  /** Everything written to stdout and stderr so far. */
+  output(): string;
+  /** Resolves with the exit code. */
+  readonly exited: Promise<number | null>;
+  /** Waits until the output matches `pattern` (or fails after `ms`). */
+  waitFor(pattern: RegExp, ms?: number): Promise<RegExpExecArray>;
+}
+
+/** Starts `marquee <args>` in `cwd`; the caller kills it (see `children`). */
+export function startMarquee(args: readonly string[], cwd: string, children: ChildProcess[]): ServeChild {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  child.stderr!.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    process: child,
+    output: () => out,
+    exited,
+    async waitFor(pattern, ms = 20_000) {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const match = pattern.exec(out);
+        if (match) return match;
+        if (child.exitCode !== null || Date.now() > deadline) {
+          throw new Error(`no ${pattern} in the output (exit ${child.exitCode}):\n${out}`);
+        }
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    },
+  };
+}
