@@ -53,8 +53,7 @@ export function buildChannels(
   options: BuildOptions,
   warn: (warning: ImportWarning) => void,
 ): ChannelDraft[] {
-  const include = options.includeGroups?.length ? new Set(options.includeGroups) : undefined;
-  const exclude = new Set(options.excludeGroups ?? []);
+  const { include, exclude } = groupFilters(options);
   interface Group {
     key: string;
     idSource: IdSource;
@@ -68,9 +67,9 @@ export function buildChannels(
   let position = 0;
   for (const { playlist, source, shiftHours } of inputs) {
     for (const entry of playlist.entries) {
-      if (include && !include.has(entry.group ?? '')) continue;
-      if (exclude.has(entry.group ?? '')) continue;
-      if (!PLAYABLE.test(entry.url)) {
+      const channel = channelOf(entry, shiftHours, include, exclude);
+      if (channel === 'filtered') continue;
+      if (channel === 'unplayable') {
         warn({
           source,
           line: entry.line,
@@ -78,14 +77,7 @@ export function buildChannels(
         });
         continue;
       }
-      // A time-shifted copy of a channel (`+1`) often reuses its tvg-id: the shift keeps them apart.
-      const shift = shiftHours + (entry.tvgShift ?? 0);
-      const shiftTag = shift === 0 ? '' : ` ${shift > 0 ? 'plus' : 'minus'}${Math.abs(shift)}h`;
-      const idSource: IdSource =
-        entry.tvgId !== undefined
-          ? { kind: 'tvg-id', value: entry.tvgId.toLowerCase() + shiftTag }
-          : { kind: 'name', value: normalizeName(entry.name) + shiftTag };
-      const key = `${idSource.kind}:${idSource.value}`;
+      const { key, idSource, shift } = channel;
       let group = groups.get(key);
       if (group === undefined) {
         group = { key, idSource, first: entry, source, shiftHours: shift, position: position++, streams: [] };
@@ -119,6 +111,48 @@ export function buildChannels(
       streams: g.streams,
     };
   });
+}
+
+/**
+ * How many channels one playlist yields on its own, grouped as buildChannels groups them, without
+ * building them (the importer judges each playlist by this count before importing it).
+ * @example countChannels({ playlist, source: 'list.m3u', shiftHours: 0 }, {}) // 25000
+ */
+export function countChannels(input: PlaylistInput, options: BuildOptions): number {
+  const { include, exclude } = groupFilters(options);
+  const keys = new Set<string>();
+  for (const entry of input.playlist.entries) {
+    const channel = channelOf(entry, input.shiftHours, include, exclude);
+    if (typeof channel === 'object') keys.add(channel.key);
+  }
+  return keys.size;
+}
+
+function groupFilters(options: BuildOptions) {
+  return {
+    include: options.includeGroups?.length ? new Set(options.includeGroups) : undefined,
+    exclude: new Set(options.excludeGroups ?? []),
+  };
+}
+
+/** The channel an entry belongs to (its grouping key), or why it has none. */
+function channelOf(
+  entry: PlaylistEntry,
+  shiftHours: number,
+  include: ReadonlySet<string> | undefined,
+  exclude: ReadonlySet<string>,
+): { key: string; idSource: IdSource; shift: number } | 'filtered' | 'unplayable' {
+  if (include && !include.has(entry.group ?? '')) return 'filtered';
+  if (exclude.has(entry.group ?? '')) return 'filtered';
+  if (!PLAYABLE.test(entry.url)) return 'unplayable';
+  // A time-shifted copy of a channel (`+1`) often reuses its tvg-id: the shift keeps them apart.
+  const shift = shiftHours + (entry.tvgShift ?? 0);
+  const shiftTag = shift === 0 ? '' : ` ${shift > 0 ? 'plus' : 'minus'}${Math.abs(shift)}h`;
+  const idSource: IdSource =
+    entry.tvgId !== undefined
+      ? { kind: 'tvg-id', value: entry.tvgId.toLowerCase() + shiftTag }
+      : { kind: 'name', value: normalizeName(entry.name) + shiftTag };
+  return { key: `${idSource.kind}:${idSource.value}`, idSource, shift };
 }
 
 function streamOf(entry: PlaylistEntry): StreamInput {

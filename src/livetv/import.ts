@@ -12,12 +12,19 @@
  * served, the failure is recorded in the import history) and throws IMPORT_FAILED.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { MarqueeError } from '../errors.js';
 import type { CopyFile, SourceOptions, SourceStream } from '../sources/input/index.js';
 import { createCopyFile, openCopy, openSource, readFileChunks, redactLocation } from '../sources/input/index.js';
 import { StringInterner } from '../sources/xmltv/index.js';
-import { failureReason, type LiveTvImport, type SourceAttempt, type Store, yieldPolicy } from '../store/index.js';
+import {
+  copiesDir,
+  failureReason,
+  type LiveTvImport,
+  type SourceAttempt,
+  type Store,
+  yieldPolicy,
+} from '../store/index.js';
 import { buildChannels, type PlaylistInput } from './channels.js';
 import { type GuideContext, importGuide, newGuideTally } from './guide.js';
 import { CHANNEL_HEAD } from './guide-json.js';
@@ -60,8 +67,8 @@ interface MatchChannel extends MatchSubject {
 
 /** The work folder of one import: the copies of the guides as they are read. */
 interface WorkDir {
-  /** A new copy file for the guide at `location` (one per location per import). */
-  copy(location: string): CopyFile;
+  /** A new copy file for the source of `kind` at `location` (one per source per import). */
+  copy(kind: string, location: string): CopyFile;
   remove(): void;
 }
 
@@ -102,6 +109,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
           sourceOptions,
           options,
           previous?.validators[source.location],
+          work.copy('playlist', source.location),
           (w) => planWarnings.push(w),
           options.onProgress,
         ),
@@ -111,7 +119,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
       const configured = configuredGuides(options) ?? previous.playlistGuides.map((location) => ({ location }));
       reading = configured.map((g) => redactLocation(g.location)).join(', ');
       const check = await checkGuides(configured, previous, guideOptions(sourceOptions, options), (index) =>
-        work.copy(configured[index]!.location),
+        work.copy('guide', configured[index]!.location),
       );
       if (!check.changed) {
         guides = planGuides(j, configured);
@@ -120,14 +128,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
           if (g.state?.goodCounts) g.counts = g.state.goodCounts;
         }
         await store.recordSourceAttempts('livetv', attempts()).catch(() => {});
-        return unchanged(
-          store,
-          playlists,
-          check.reports,
-          previous,
-          Date.now(),
-          Math.round(performance.now() - started),
-        );
+        return unchanged(store, playlists, check.reports, previous, Math.round(performance.now() - started));
       }
       if (check.opened) opened = { location: configured[check.opened.index]!.location, stream: check.opened.stream };
     }
@@ -261,8 +262,8 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
         warnings: warnings.count(),
         details: { sources, matchedBy, unmatched, warnings: warnings.listed },
         sources: [
-          ...playlists.map((p) => attemptOf(p, () => [p.fresh!])),
-          ...guides.map((g) => attemptOf(g, () => readFileChunks(g.file!))),
+          ...playlists.map((p) => attemptOf(p, () => ({ file: p.file! }))),
+          ...guides.map((g) => attemptOf(g, () => ({ file: g.file! }))),
         ],
       });
       const validators: Record<string, NonNullable<GuidePlan['validators']>> = {};
@@ -325,7 +326,7 @@ async function passGuide(r: GuideReader, g: GuidePlan, index: number, opened?: S
   }
   const validators = r.previous?.validators[g.location];
   const conditional = validators !== undefined && hasCopy(g);
-  const copy = r.work.copy(g.location);
+  const copy = r.work.copy('guide', g.location);
   try {
     const stream =
       opened ??
@@ -387,8 +388,9 @@ async function passChannels(
 }
 
 /**
- * The work folder: given, or a new one beside the store file (copies can be as large as a guide,
- * so not in a RAM-backed /tmp), removed when the import ends.
+ * The work folder: given, or a new one in the store's copies folder (copies can be as large as a
+ * guide, so not in a RAM-backed /tmp; on the copies' file system, a good one is moved into place
+ * at the commit), removed when the import ends.
  */
 function workDir(storeFile: string, given: string | undefined): WorkDir {
   let dir: string | undefined;
@@ -396,20 +398,23 @@ function workDir(storeFile: string, given: string | undefined): WorkDir {
   let n = 0;
   const copies = new Map<string, CopyFile>();
   return {
-    copy(location) {
-      const existing = copies.get(location);
+    copy(kind, location) {
+      const id = `${kind}:${location}`;
+      const existing = copies.get(id);
       if (existing) return existing;
       if (dir === undefined) {
         if (given !== undefined) {
           mkdirSync(given, { recursive: true });
           dir = given;
         } else {
-          dir = mkdtempSync(join(dirname(storeFile), '.marquee-import-'));
+          const copies = copiesDir(storeFile);
+          mkdirSync(copies, { recursive: true });
+          dir = mkdtempSync(join(copies, `work-${process.pid}-`));
           made = true;
         }
       }
-      const file = createCopyFile(join(dir, `guide-${process.pid}-${n++}.copy`));
-      copies.set(location, file);
+      const file = createCopyFile(join(dir, `${kind}-${n++}.copy`));
+      copies.set(id, file);
       return file;
     },
     remove() {
@@ -466,7 +471,6 @@ function unchanged(
   playlists: readonly PlaylistPlan[],
   guideReports: readonly SourceReport[],
   previous: LiveTvImportOptions['previous'] & object,
-  now: number,
   durationMs: number,
 ): LiveTvImportResult {
   return {

@@ -4,10 +4,9 @@
  * it is read from its last good copy instead. A guide streams into the import and is judged
  * once matched (import.ts); what it is read from in each pass is decided here.
  */
-import { gzipSync } from 'node:zlib';
 import { MarqueeError } from '../errors.js';
-import type { SourceOptions, SourceValidators } from '../sources/input/index.js';
-import { readCopyText, redactLocation } from '../sources/input/index.js';
+import type { CopyFile, SourceOptions, SourceValidators } from '../sources/input/index.js';
+import { readCopyText, readFileChunks, redactLocation } from '../sources/input/index.js';
 import { notAPlaylist, parseM3u } from '../sources/m3u/index.js';
 import type { Playlist } from '../sources/records.js';
 import {
@@ -22,7 +21,7 @@ import {
   sourceLine,
   type YieldPolicy,
 } from '../store/index.js';
-import { buildChannels } from './channels.js';
+import { countChannels } from './channels.js';
 import type { GuideTally } from './guide.js';
 import { readPlaylist } from './sources.js';
 import type {
@@ -64,8 +63,8 @@ interface Plan {
 export interface PlaylistPlan extends Plan {
   readonly kind: 'playlist';
   readonly source: PlaylistSource;
-  /** Fresh and good: its text as gzip, the copy stored with the import. */
-  fresh?: Buffer;
+  /** Fresh and good: the copy of its bytes made while it was read (stored with the import). */
+  file?: string;
   /** Fresh and good: parsed, for the first pass only (dropped once its channels are stored). */
   playlist?: Playlist;
 }
@@ -138,6 +137,7 @@ export async function planPlaylist(
   sourceOptions: SourceOptions,
   options: LiveTvImportOptions,
   validators: SourceValidators | undefined,
+  copy: CopyFile,
   warn: (warning: ImportWarning) => void,
   onProgress?: (progress: ImportProgress) => void,
 ): Promise<PlaylistPlan> {
@@ -147,16 +147,18 @@ export async function planPlaylist(
   try {
     read = await readPlaylist(
       source,
-      { ...sourceOptions, ...(conditional ? { previous: validators } : {}) },
+      { ...sourceOptions, copyTo: copy, ...(conditional ? { previous: validators } : {}) },
       onProgress,
     );
   } catch (error) {
+    copy.discard();
     judgeBad(j, p, failureReason(error, p.label, sourceOptions.signal));
     if (validators) p.validators = validators;
     return p;
   }
   p.report = read.report;
   if (read.text === undefined) {
+    copy.discard();
     p.outcome = 'unchanged';
     if (p.state?.goodCounts) p.counts = p.state.goodCounts;
     if (read.validators) p.validators = read.validators;
@@ -167,11 +169,7 @@ export async function planPlaylist(
   let playlist: Playlist | undefined;
   if (reason === undefined) {
     playlist = parseM3u(text, p.label);
-    const channels = buildChannels(
-      [{ playlist, source: p.label, shiftHours: source.shiftHours ?? 0 }],
-      options,
-      () => {},
-    ).length;
+    const channels = countChannels({ playlist, source: p.label, shiftHours: source.shiftHours ?? 0 }, options);
     reason =
       channels === 0
         ? `holds no channel to serve (${playlist.entries.length} entries read; none left after the group filters and URL checks)`
@@ -179,13 +177,15 @@ export async function planPlaylist(
     p.counts = { channels };
   }
   if (reason !== undefined || playlist === undefined) {
+    copy.discard();
     judgeBad(j, p, reason ?? 'is not a playlist');
     if (validators) p.validators = validators;
     return p;
   }
   for (const w of playlist.warnings) warn(w);
   p.playlist = playlist;
-  p.fresh = gzipSync(Buffer.from(text, 'utf8'), { level: 1 });
+  await copy.finish();
+  p.file = copy.path;
   if (read.validators) p.validators = read.validators;
   return p;
 }
@@ -202,7 +202,7 @@ export async function playlistOf(j: Judging, p: PlaylistPlan, maxBytes: number):
     return playlist;
   }
   if (p.outcome === 'none') return undefined;
-  const chunks = p.fresh ? [p.fresh] : j.store.sourceCopy(p.key);
+  const chunks = p.file ? readFileChunks(p.file) : j.store.sourceCopy(p.key);
   const text = await readCopyText(chunks, p.label, maxBytes);
   return parseM3u(text, p.label);
 }
@@ -227,7 +227,10 @@ export function judgeGuide(j: Judging, g: GuidePlan, matched: number): void {
 }
 
 /** The attempt of a plan as the store records it, with its copy when imported. */
-export function attemptOf(p: PlaylistPlan | GuidePlan, copy?: () => Iterable<Uint8Array>): SourceAttempt {
+export function attemptOf(
+  p: PlaylistPlan | GuidePlan,
+  copy?: () => Iterable<Uint8Array> | { readonly file: string },
+): SourceAttempt {
   return {
     key: p.key,
     kind: p.kind,

@@ -89,7 +89,8 @@ export interface LiveTvImportOptions {
   readonly acceptShrink?: boolean | readonly string[];
   /**
    * Folder for the copies of the sources being read (kept as their last good copy when they
-   * import well). Default: a temporary folder beside the store file, removed afterwards.
+   * import well). Default: a temporary folder in the store's copies folder (`<store>.sources/`),
+   * removed afterwards.
    */
   readonly workDir?: string;
 }

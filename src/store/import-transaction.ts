@@ -9,7 +9,7 @@ import type { Connection } from './connection.js';
 import { isLockError, storeError } from './errors.js';
 import { finishImportRecord, startImportRecord } from './imports.js';
 import { withLockRetry } from './lock.js';
-import { type SourceAttempt, writeSourceStates } from './sources.js';
+import { type CopyChanges, removeCopies, type SourceAttempt, writeSourceStates } from './sources.js';
 
 /** The sources an import was built from, recorded with it (store/sources.ts). */
 export interface ImportSources {
@@ -17,6 +17,8 @@ export interface ImportSources {
   readonly area: string;
   /** Every source of the area, in order. */
   readonly attempts: readonly SourceAttempt[];
+  /** The copies folder (`copiesDir(store file)`). */
+  readonly dir: string;
 }
 
 export interface WriterHost {
@@ -75,9 +77,18 @@ export async function openImportTransaction(
  */
 export function commitImport(db: Connection, id: number, report: unknown, sources?: ImportSources): void {
   const now = Date.now();
-  if (sources) writeSourceStates(db, sources.area, sources.attempts, now, { prune: true });
-  finishImportRecord(db, id, 'ok', report, now);
-  db.exec('COMMIT');
+  let changes: CopyChanges | undefined;
+  try {
+    if (sources)
+      changes = writeSourceStates(db, sources.area, sources.attempts, now, { prune: true, dir: sources.dir });
+    finishImportRecord(db, id, 'ok', report, now);
+    db.exec('COMMIT');
+  } catch (error) {
+    if (changes) removeCopies(changes.placed);
+    throw error;
+  }
+  // The committed states name the new copies: the ones they replaced can go.
+  if (changes) removeCopies(changes.obsolete);
 }
 
 /**
@@ -92,7 +103,7 @@ export function rollbackImport(db: Connection, id: number | undefined, reason: s
       if (id !== undefined) finishImportRecord(db, id, 'failed', { reason }, now);
       if (sources) {
         const attempts = sources.attempts.map(({ copy: _copy, ...attempt }) => attempt);
-        writeSourceStates(db, sources.area, attempts, now, { prune: false });
+        writeSourceStates(db, sources.area, attempts, now, { prune: false, dir: sources.dir });
       }
     })();
   } catch {

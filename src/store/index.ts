@@ -53,6 +53,7 @@ export {
   yieldPolicy,
 } from './source-judge.js';
 export {
+  copiesDir,
   type SourceAttempt,
   type SourceCounts,
   type SourceOutcome,

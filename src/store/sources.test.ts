@@ -1,6 +1,7 @@
-import Database from 'better-sqlite3';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sourceKey } from './sources.js';
+import { copiesDir, sourceKey } from './sources.js';
 import type { Store } from './store.js';
 import { useTempStore } from './testing.js';
 
@@ -65,15 +66,21 @@ describe('source states', () => {
     next.commit({ sources: [attempt('g2', 'imported', Buffer.from('two'))] });
     expect(store.sourceStates().map((s) => s.label)).toEqual(['g2']);
     expect([...store.sourceCopy(sourceKey('guide', 'g1'))]).toEqual([]);
+    // One file: g1's went with its state, g2's first copy was replaced.
+    expect(readdirSync(copiesDir(store.file)).filter((f) => f.endsWith('.copy'))).toHaveLength(1);
   });
 
-  it('refuse a damaged copy, naming the source', async () => {
+  it('refuse a damaged copy, naming the source, and no longer count it as one', async () => {
     const imp = await store.beginLiveTvImport();
     imp.addChannel({ id: 'c', name: 'C', sort: 0, streams: [{ url: 'http://x/c' }] });
     imp.commit({ sources: [attempt('g1', 'imported', Buffer.from('the guide'))] });
-    const db = new Database(store.file);
-    db.prepare('UPDATE source_copies SET data = ?').run(Buffer.from('another'));
-    db.close();
-    expect(() => [...store.sourceCopy(sourceKey('guide', 'g1'))]).toThrow(/stored copy of source guide:.* is damaged/);
+    const [state] = store.sourceStates('livetv');
+    expect(state?.copyBytes).toBe(9);
+    const [file] = readdirSync(copiesDir(store.file)).filter((f) => f.endsWith('.copy'));
+    writeFileSync(join(copiesDir(store.file), file!), 'cut');
+    expect(store.sourceStates('livetv')[0]?.copyBytes).toBeUndefined();
+    expect(() => [...store.sourceCopy(sourceKey('guide', 'g1'))]).toThrow(
+      /stored copy of source guide:.* is missing or damaged/,
+    );
   });
 });

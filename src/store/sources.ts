@@ -2,11 +2,30 @@
  * Per-source state: what each configured source (a playlist, a guide, a library file) last
  * contributed when it was good, a copy of that input, and how its latest attempt went. A
  * backend rebuilds its whole area from every source at each import; a source that goes bad is
- * then rebuilt from its last good copy instead, so it keeps serving what it served. States and
- * copies are written inside the area's import transaction (commit), so the served data, the
- * states and the copies always agree, and a crash leaves all three as they were.
+ * then rebuilt from its last good copy instead, so it keeps serving what it served.
+ *
+ * States are rows written inside the area's import transaction. Copies are files in a folder
+ * beside the store file (`<store>.sources/`): a guide's copy is as large as the guide (or its
+ * gzip), and SQLite writing hundreds of MB of blobs in the import's transaction cost more than
+ * the import itself, where a rename costs nothing. Each copy has a name of its own; the state
+ * names its file and size. A new copy is moved in before the commit, and the one it replaces is
+ * removed after it, so a crash leaves the committed state's file in place (and at worst an
+ * unreferenced file, removed by the next import).
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  copyFileSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
 import type { Connection } from './connection.js';
 
 /**
@@ -36,9 +55,11 @@ export interface SourceAttempt {
   readonly counts?: SourceCounts;
   /**
    * `imported`: the bytes to read it back from if it goes bad later (the backend's choice of
-   * encoding; chunks of any size). Without one the source keeps its previous copy.
+   * encoding): chunks, or a finished file to move into the copies folder (it should be on the
+   * same file system: the work folder `copiesDir(file)/work-…` is). Without one the source keeps
+   * its previous copy.
    */
-  readonly copy?: Iterable<Uint8Array>;
+  readonly copy?: Iterable<Uint8Array> | { readonly file: string };
 }
 
 /** A source's state as stored. */
@@ -54,7 +75,7 @@ export interface SourceState {
   readonly goodAt?: number;
   /** What it yielded then. */
   readonly goodCounts?: SourceCounts;
-  /** Size of its last good copy, in bytes as stored; undefined when there is none. */
+  /** Size of its last good copy in bytes; undefined when there is none (or its file is gone). */
   readonly copyBytes?: number;
   readonly attemptAt?: number;
   readonly outcome?: SourceOutcome;
@@ -63,8 +84,23 @@ export interface SourceState {
   readonly keptSince?: number;
 }
 
-/** Rows of a copy: 1 MiB each, so no copy is ever whole in memory, written or read. */
 const CHUNK_BYTES = 1024 * 1024;
+
+/** The folder of the copies of the sources of the store in `storeFile`. */
+export function copiesDir(storeFile: string): string {
+  return `${storeFile}.sources`;
+}
+
+/** Files a state write placed (removed if the transaction does not commit) and replaced (removed once it did). */
+export interface CopyChanges {
+  readonly placed: string[];
+  readonly obsolete: string[];
+}
+
+/** Removes `files`, best effort (a leftover is removed by the next import's sweep). */
+export function removeCopies(files: readonly string[]): void {
+  for (const file of files) rmSync(file, { force: true });
+}
 
 /**
  * The key of the source of `kind` at `location`: a hash, so the table never holds the
@@ -76,22 +112,25 @@ export function sourceKey(kind: string, location: string): string {
 }
 
 /**
- * Records `attempts` (every source of `area`, in order) inside the caller's transaction. With
- * `prune`, states and copies of sources no longer among them go: the caller is committing a
- * rebuild of the whole area from exactly these sources.
+ * Records `attempts` (every source of `area`, in order) inside the caller's transaction, moving
+ * the copies of those imported into `dir`. With `prune`, states of sources no longer among them
+ * go, with their copies: the caller is committing a rebuild of the whole area from exactly these
+ * sources. The caller removes `placed` when it does not commit and `obsolete` once it did.
  */
 export function writeSourceStates(
   db: Connection,
   area: string,
   attempts: readonly SourceAttempt[],
   now: number,
-  options: { readonly prune: boolean },
-): void {
-  const existing = db.prepare('SELECT key, kept_since FROM source_states WHERE area = ?').raw().all(area) as [
-    string,
-    number | null,
-  ][];
+  options: { readonly prune: boolean; readonly dir: string },
+): CopyChanges {
+  const changes: CopyChanges = { placed: [], obsolete: [] };
+  const existing = db
+    .prepare('SELECT key, kept_since, copy_file FROM source_states WHERE area = ?')
+    .raw()
+    .all(area) as [string, number | null, string | null][];
   const keptSince = new Map(existing.map(([key, since]) => [key, since]));
+  const copyFile = new Map(existing.map(([key, , file]) => [key, file]));
   const upsert = db.prepare(`
     INSERT INTO source_states (key, area, kind, label, position, attempt_at, outcome, reason, kept_since)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -99,58 +138,93 @@ export function writeSourceStates(
       position = excluded.position, attempt_at = excluded.attempt_at, outcome = excluded.outcome,
       reason = excluded.reason, kept_since = excluded.kept_since`);
   const good = db.prepare('UPDATE source_states SET good_at = ?, good_counts = ? WHERE key = ?');
+  const setCopy = db.prepare('UPDATE source_states SET copy_file = ?, copy_bytes = ? WHERE key = ?');
   const seen = new Set<string>();
-  attempts.forEach((a, position) => {
-    seen.add(a.key);
-    const bad = a.outcome === 'kept' || a.outcome === 'none';
-    const since = bad ? (keptSince.get(a.key) ?? now) : null;
-    upsert.run(a.key, area, a.kind, a.label, position, now, a.outcome, a.reason ?? null, since);
-    if (!bad) good.run(now, JSON.stringify(a.counts ?? {}), a.key);
-    if (a.outcome === 'imported' && a.copy !== undefined) replaceCopy(db, a.key, a.copy);
-  });
-  if (options.prune) {
-    for (const [key] of existing) {
-      if (seen.has(key)) continue;
-      db.prepare('DELETE FROM source_copies WHERE key = ?').run(key);
-      db.prepare('DELETE FROM source_states WHERE key = ?').run(key);
+  try {
+    attempts.forEach((a, position) => {
+      seen.add(a.key);
+      const bad = a.outcome === 'kept' || a.outcome === 'none';
+      const since = bad ? (keptSince.get(a.key) ?? now) : null;
+      upsert.run(a.key, area, a.kind, a.label, position, now, a.outcome, a.reason ?? null, since);
+      if (!bad) good.run(now, JSON.stringify(a.counts ?? {}), a.key);
+      if (a.outcome === 'imported' && a.copy !== undefined) {
+        const placed = placeCopy(options.dir, a.key, a.copy);
+        changes.placed.push(placed.path);
+        setCopy.run(placed.name, placed.bytes, a.key);
+        const old = copyFile.get(a.key);
+        if (old) changes.obsolete.push(join(options.dir, old));
+      }
+    });
+    if (options.prune) {
+      const drop = db.prepare('DELETE FROM source_states WHERE key = ?');
+      for (const [key, , file] of existing) {
+        if (seen.has(key)) continue;
+        drop.run(key);
+        if (file) changes.obsolete.push(join(options.dir, file));
+      }
+      sweep(db, options.dir, changes);
     }
+  } catch (error) {
+    removeCopies(changes.placed);
+    throw error;
   }
+  return changes;
 }
 
-/** Replaces the copy of `key` with `chunks`, re-cut into rows of CHUNK_BYTES. */
-function replaceCopy(db: Connection, key: string, chunks: Iterable<Uint8Array>): void {
-  db.prepare('DELETE FROM source_copies WHERE key = ?').run(key);
-  const insert = db.prepare('INSERT INTO source_copies (key, seq, data) VALUES (?, ?, ?)');
-  const hash = createHash('sha256');
-  let seq = 0;
+/** Moves or writes copy `copy` of source `key` into `dir` under a name of its own. */
+function placeCopy(
+  dir: string,
+  key: string,
+  copy: Iterable<Uint8Array> | { readonly file: string },
+): { name: string; path: string; bytes: number } {
+  mkdirSync(dir, { recursive: true });
+  const name = `${key.replace(/[^a-z0-9]+/gi, '-')}-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}.copy`;
+  const path = join(dir, name);
+  if ('file' in copy) {
+    try {
+      renameSync(copy.file, path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+      copyFileSync(copy.file, path);
+      rmSync(copy.file, { force: true });
+    }
+    return { name, path, bytes: statSync(path).size };
+  }
+  const fd = openSync(path, 'w');
   let bytes = 0;
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  const flush = () => {
-    if (pendingBytes === 0) return;
-    insert.run(key, seq++, pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes));
-    pending = [];
-    pendingBytes = 0;
-  };
-  for (const chunk of chunks) {
-    let piece = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    hash.update(piece);
-    bytes += piece.length;
-    while (piece.length > 0) {
-      const take = Math.min(piece.length, CHUNK_BYTES - pendingBytes);
-      // Copy: the caller may reuse its buffer once the iterator moves on.
-      pending.push(Buffer.from(piece.subarray(0, take)));
-      pendingBytes += take;
-      piece = piece.subarray(take);
-      if (pendingBytes === CHUNK_BYTES) flush();
+  try {
+    for (const chunk of copy) bytes += writeSync(fd, chunk);
+  } finally {
+    closeSync(fd);
+  }
+  return { name, path, bytes };
+}
+
+/**
+ * Removes copies no state names any more (left by a crash between a commit and the removal of
+ * what it replaced), and work folders of imports that ended more than a day ago. Runs inside an
+ * import's transaction, so no other import is placing files meanwhile.
+ */
+function sweep(db: Connection, dir: string, changes: CopyChanges): void {
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  const named = new Set(
+    (db.prepare('SELECT copy_file FROM source_states WHERE copy_file IS NOT NULL').pluck().all() as string[]).concat(
+      changes.obsolete.map((p) => p.slice(dir.length + 1)),
+    ),
+  );
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isFile() && entry.name.endsWith('.copy') && !named.has(entry.name)) rmSync(path, { force: true });
+    else if (entry.isDirectory() && entry.name.startsWith('work-')) {
+      const age = Date.now() - statSync(path).mtimeMs;
+      if (age > 24 * 3_600_000) rmSync(path, { recursive: true, force: true });
     }
   }
-  flush();
-  db.prepare('UPDATE source_states SET copy_bytes = ?, copy_sha256 = ? WHERE key = ?').run(
-    bytes,
-    hash.digest('hex'),
-    key,
-  );
 }
 
 type StateRow = [
@@ -161,6 +235,7 @@ type StateRow = [
   number,
   number | null,
   string | null,
+  string | null,
   number | null,
   number | null,
   string | null,
@@ -168,8 +243,22 @@ type StateRow = [
   number | null,
 ];
 
-function stateOf(r: StateRow): SourceState {
-  const [key, area, kind, label, position, goodAt, goodCounts, copyBytes, attemptAt, outcome, reason, keptSince] = r;
+function stateOf(r: StateRow, dir: string): SourceState {
+  const [
+    key,
+    area,
+    kind,
+    label,
+    position,
+    goodAt,
+    goodCounts,
+    copyFile,
+    copyBytes,
+    attemptAt,
+    outcome,
+    reason,
+    keptSince,
+  ] = r;
   return {
     key,
     area,
@@ -178,7 +267,7 @@ function stateOf(r: StateRow): SourceState {
     position,
     ...(goodAt !== null ? { goodAt } : {}),
     ...(goodCounts !== null ? { goodCounts: JSON.parse(goodCounts) as SourceCounts } : {}),
-    ...(copyBytes !== null ? { copyBytes } : {}),
+    ...(copyFile !== null && copyBytes !== null && fileSize(join(dir, copyFile)) === copyBytes ? { copyBytes } : {}),
     ...(attemptAt !== null ? { attemptAt } : {}),
     ...(outcome !== null ? { outcome: outcome as SourceOutcome } : {}),
     ...(reason !== null ? { reason } : {}),
@@ -186,36 +275,52 @@ function stateOf(r: StateRow): SourceState {
   };
 }
 
-/** Reads of the source tables on one connection, statements prepared once. */
-export function sourceReads(db: Connection) {
+function fileSize(path: string): number | undefined {
+  try {
+    return statSync(path).size;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads of the source states on one connection, statements prepared once; copies in `dir`. */
+export function sourceReads(db: Connection, dir: string) {
   const columns =
-    'key, area, kind, label, position, good_at, good_counts, copy_bytes, attempt_at, outcome, reason, kept_since';
+    'key, area, kind, label, position, good_at, good_counts, copy_file, copy_bytes, attempt_at, outcome, reason, kept_since';
   const all = db.prepare(`SELECT ${columns} FROM source_states ORDER BY area, position`).raw();
   const byArea = db.prepare(`SELECT ${columns} FROM source_states WHERE area = ? ORDER BY position`).raw();
-  const digest = db.prepare('SELECT copy_sha256 FROM source_states WHERE key = ?').pluck();
-  const chunk = db.prepare('SELECT data FROM source_copies WHERE key = ? AND seq = ?').pluck();
+  const copyOf = db.prepare('SELECT copy_file, copy_bytes FROM source_states WHERE key = ?').raw();
   return {
-    /** The state of every source of `area` (every area when omitted), in order. */
+    /**
+     * The state of every source of `area` (every area when omitted), in order. `copyBytes` is
+     * set only when the copy's file is there with its recorded size.
+     */
     sourceStates(area?: string): SourceState[] {
       const rows = (area === undefined ? all.all() : byArea.all(area)) as StateRow[];
-      return rows.map(stateOf);
+      return rows.map((r) => stateOf(r, dir));
     },
     /**
-     * The last good copy of source `key`, a chunk at a time (each chunk read when asked for, so a
-     * large copy is never whole in memory); empty when there is none. Throws STORE_UNAVAILABLE
-     * naming the source when the copy does not match its recorded digest.
+     * The last good copy of source `key`, a chunk at a time (each read when asked for, so a large
+     * copy is never whole in memory); empty when there is none. Throws naming the source when
+     * its file is gone or not of its recorded size.
      */
     *sourceCopy(key: string): Generator<Buffer> {
-      const expected = digest.get(key) as string | null | undefined;
-      if (expected === undefined || expected === null) return;
-      const hash = createHash('sha256');
-      for (let seq = 0; ; seq++) {
-        const data = chunk.get(key, seq) as Buffer | undefined;
-        if (data === undefined) break;
-        hash.update(data);
-        yield data;
+      const row = copyOf.get(key) as [string | null, number | null] | undefined;
+      if (row === undefined || row[0] === null) return;
+      const path = join(dir, row[0]);
+      if (fileSize(path) !== row[1])
+        throw new Error(`the stored copy of source ${key} (${path}) is missing or damaged`);
+      const fd = openSync(path, 'r');
+      try {
+        for (;;) {
+          const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+          const n = readSync(fd, buffer, 0, CHUNK_BYTES, null);
+          if (n === 0) return;
+          yield n === CHUNK_BYTES ? buffer : buffer.subarray(0, n);
+        }
+      } finally {
+        closeSync(fd);
       }
-      if (hash.digest('hex') !== expected) throw new Error(`the stored copy of source ${key} is damaged`);
     },
   };
 }

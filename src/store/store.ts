@@ -16,7 +16,7 @@ import type { ImportRecord, LiveTvCounts, LiveTvImportOptions, LiveTvImportRepor
 import { withLockRetry } from './lock.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
-import { type SourceAttempt, type SourceReads, sourceReads, writeSourceStates } from './sources.js';
+import { copiesDir, type SourceAttempt, type SourceReads, sourceReads, writeSourceStates } from './sources.js';
 
 export interface StoreOptions {
   /** How long a statement waits for another process's lock before STORE_UNAVAILABLE. Default 5000. */
@@ -130,7 +130,7 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
   try {
     migrate(db, file, MIGRATIONS);
     reads = liveTvReads(db);
-    sources = sourceReads(db);
+    sources = sourceReads(db, copiesDir(file));
     imports = importQueries(db);
     dataVersionStmt = db.prepare<unknown[]>('PRAGMA data_version').pluck();
   } catch (error) {
@@ -230,7 +230,7 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
             area,
             attempts.map(({ copy: _copy, ...attempt }) => attempt),
             Date.now(),
-            { prune: false },
+            { prune: false, dir: copiesDir(file) },
           ),
         );
         await withLockRetry(() => write.immediate(), recordOptions.lockTimeoutMs ?? 60_000);

@@ -19,7 +19,7 @@ async function read(stream: AsyncIterable<Buffer>): Promise<Buffer> {
 }
 
 describe('source copies', () => {
-  it('copies a plain source as gzip while it is read, and reads back the same bytes', async () => {
+  it('copies a plain source as it is read, and reads back the same bytes', async () => {
     const text = `<tv>${'<programme/>'.repeat(50_000)}</tv>`;
     const source = join(dir, 'guide.xml');
     writeFileSync(source, text);
@@ -29,8 +29,7 @@ describe('source copies', () => {
     expect((await read(stream)).toString()).toBe(text);
     const size = await copy.finish();
     expect(size).toBe(statSync(copy.path).size);
-    expect(size).toBeLessThan(text.length / 8);
-    expect(readFileSync(copy.path).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+    expect(readFileSync(copy.path, 'utf8')).toBe(text);
     expect((await read(openCopy(readFileChunks(copy.path, 4096), 'guide.xml'))).toString()).toBe(text);
   });
 

@@ -1,14 +1,12 @@
 /**
  * Copies of sources as they were read: an import keeps one per source so that, when the source
  * goes bad later, what it last held can be read again. A copy is the source's bytes as they came
- * (before decompression) when they are gzip, else gzip of them at level 1 (fast, on the thread
- * pool, about 8x smaller for XMLTV); either way reading it back goes through the same gunzip
- * stage as the source itself, so it yields the same bytes.
+ * (before decompression): a gzip guide stays gzip, a plain one plain. Compressing a plain guide
+ * while it is read cost a quarter of the import's time on one core; reading a copy back goes
+ * through the same gunzip stage as the source itself, so it yields the same bytes.
  */
 import { once } from 'node:events';
 import { closeSync, createWriteStream, openSync, readSync } from 'node:fs';
-import type { Writable } from 'node:stream';
-import { createGzip } from 'node:zlib';
 import { MarqueeError } from '../../errors.js';
 import { limitBytes, maybeGunzip } from './bytes.js';
 import { decodeText } from './open.js';
@@ -35,71 +33,42 @@ export function createCopyFile(path: string): CopyFile {
   file.on('error', (error) => {
     failure ??= error;
   });
-  let target: Writable | undefined;
-  let head: Buffer | undefined;
-
   const fail = (error: Error): MarqueeError =>
-    new MarqueeError('STORE_UNAVAILABLE', `cannot write the copy of a source to ${path}: ${error.message}`, {
-      cause: error,
-    });
-
-  const put = async (chunk: Buffer): Promise<void> => {
-    if (failure) throw fail(failure);
-    if (target === undefined) {
-      head = head === undefined ? chunk : Buffer.concat([head, chunk]);
-      if (head.length < 2) return;
-      chunk = head;
-      head = undefined;
-      if (chunk[0] === 0x1f && chunk[1] === 0x8b) target = file;
-      else {
-        const gzip = createGzip({ level: 1 });
-        gzip.on('error', (error) => {
-          failure ??= error;
-        });
-        gzip.pipe(file);
-        target = gzip;
-      }
-    }
-    if (!target.write(chunk)) {
-      // Wait for room, or for a write error (listeners removed either way: one copy takes
-      // thousands of chunks).
-      const stream = target;
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          stream.off('drain', done);
-          file.off('error', done);
-          resolve();
-        };
-        stream.once('drain', done);
-        file.once('error', done);
-      });
-    }
-    if (failure) throw fail(failure);
-  };
+    new MarqueeError(
+      'STORE_UNAVAILABLE',
+      `${(error as NodeJS.ErrnoException).code === 'ENOSPC' ? 'the disk is full: ' : ''}cannot write the copy of a source to ${path}: ${error.message}`,
+      { cause: error },
+    );
 
   return {
     path,
     async write(chunk) {
-      await put(chunk);
+      if (failure) throw fail(failure);
+      if (!file.write(chunk)) {
+        // Wait for room, or for a write error (listeners removed either way: one copy takes
+        // thousands of chunks).
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            file.off('drain', done);
+            file.off('error', done);
+            resolve();
+          };
+          file.once('drain', done);
+          file.once('error', done);
+        });
+      }
+      if (failure) throw fail(failure);
     },
     async finish() {
-      if (target === undefined) {
-        // Fewer than two bytes in all: stored as they are (gzip of them would be larger).
-        target = file;
-        if (head !== undefined) file.write(head);
-      }
       const closed = once(file, 'close');
-      target.end();
-      await Promise.race([closed, once(file, 'error').then(([error]) => Promise.reject(error))]).catch(
-        (error: Error) => {
-          throw fail(error);
-        },
-      );
+      file.end();
+      await closed.catch((error: Error) => {
+        throw fail(error);
+      });
       if (failure) throw fail(failure);
       return file.bytesWritten;
     },
     discard() {
-      target?.destroy();
       file.destroy();
     },
   };

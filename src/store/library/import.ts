@@ -11,7 +11,7 @@ import type { Connection } from '../connection.js';
 import { storeError } from '../errors.js';
 import { closeImportConnection, commitImport, openImportTransaction, rollbackImport } from '../import-transaction.js';
 import { boundedDetails } from '../imports.js';
-import type { SourceAttempt } from '../sources.js';
+import { copiesDir, type SourceAttempt } from '../sources.js';
 import { idPrefix, metaOf, minimalPrefixes, previewOf, searchTexts, sortKeys, videoOf } from './rows.js';
 import type { LibraryCommitInput, LibraryCounts, LibraryImportOptions, LibraryImportReport } from './types.js';
 
@@ -179,7 +179,9 @@ class Import implements LibraryImport {
         this.#db,
         this.id,
         report,
-        input.sources ? { area: LIBRARY_IMPORT_KIND, attempts: input.sources } : undefined,
+        input.sources
+          ? { area: LIBRARY_IMPORT_KIND, attempts: input.sources, dir: copiesDir(this.#host.file) }
+          : undefined,
       );
       this.#end();
       return report;
@@ -227,7 +229,12 @@ class Import implements LibraryImport {
   }
 
   #fail(reason: string, sources?: readonly SourceAttempt[]): void {
-    rollbackImport(this.#db, this.id, reason, sources ? { area: LIBRARY_IMPORT_KIND, attempts: sources } : undefined);
+    rollbackImport(
+      this.#db,
+      this.id,
+      reason,
+      sources ? { area: LIBRARY_IMPORT_KIND, attempts: sources, dir: copiesDir(this.#host.file) } : undefined,
+    );
     this.#end();
   }
 

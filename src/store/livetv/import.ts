@@ -10,7 +10,7 @@ import type { Connection } from '../connection.js';
 import { storeError } from '../errors.js';
 import { closeImportConnection, commitImport, discardImport, rollbackImport } from '../import-transaction.js';
 import { boundedDetails } from '../imports.js';
-import type { SourceAttempt } from '../sources.js';
+import { copiesDir, type SourceAttempt } from '../sources.js';
 import type { ImportHost } from './begin.js';
 import { finishLiveTv, type ImportTally } from './finish.js';
 import { DAY, GuideDayWriter } from './guide-days.js';
@@ -312,7 +312,12 @@ export class Import implements LiveTvImport {
         durationMs: Date.now() - this.#startedAt,
         ...(details === undefined ? {} : { details }),
       };
-      commitImport(this.#db, this.id, report, input.sources ? { area: 'livetv', attempts: input.sources } : undefined);
+      commitImport(
+        this.#db,
+        this.id,
+        report,
+        input.sources ? { area: 'livetv', attempts: input.sources, dir: copiesDir(this.#host.file) } : undefined,
+      );
       this.#end();
       return report;
     });
@@ -369,7 +374,12 @@ export class Import implements LiveTvImport {
   }
 
   #fail(reason: string, sources?: readonly SourceAttempt[]): void {
-    rollbackImport(this.#db, this.id, reason, sources ? { area: 'livetv', attempts: sources } : undefined);
+    rollbackImport(
+      this.#db,
+      this.id,
+      reason,
+      sources ? { area: 'livetv', attempts: sources, dir: copiesDir(this.#host.file) } : undefined,
+    );
     this.#end();
   }
 

@@ -22,8 +22,8 @@ export const coreMigrations: readonly Migration[] = [
     },
   },
   {
-    // Per-source last good state and copies (store/sources.ts): a source that goes bad is
-    // rebuilt from its last good copy instead of taking what it served with it.
+    // Per-source last good state (store/sources.ts): a source that goes bad is rebuilt from its
+    // last good copy (a file beside the store) instead of taking what it served with it.
     name: 'core-002-source-states',
     up(db) {
       db.exec(`
@@ -35,20 +35,14 @@ export const coreMigrations: readonly Migration[] = [
           position INTEGER NOT NULL,   -- order among the area's sources
           good_at INTEGER,             -- last good import, epoch ms
           good_counts TEXT,            -- JSON, what it yielded then
-          copy_bytes INTEGER,          -- size of its last good copy (source_copies), NULL when none
-          copy_sha256 TEXT,
+          copy_file TEXT,              -- its last good copy, in the copies folder beside the store file
+          copy_bytes INTEGER,          -- that file's size, checked before it is read
           attempt_at INTEGER,
           outcome TEXT,                -- SourceOutcome of the latest attempt
           reason TEXT,
           kept_since INTEGER           -- start of the current run of kept/none outcomes
         );
         CREATE INDEX source_states_area ON source_states (area, position);
-        CREATE TABLE source_copies (
-          key TEXT NOT NULL,
-          seq INTEGER NOT NULL,
-          data BLOB NOT NULL,
-          PRIMARY KEY (key, seq)
-        ) WITHOUT ROWID;
       `);
     },
   },
