@@ -18,7 +18,7 @@ import {
   textResponse,
 } from './respond.js';
 import { ResponseCache } from './response-cache.js';
-import type { AddonSource, CoreRequest, CoreResponse, RequestHandler, ServerOptions } from './types.js';
+import type { AddonSource, CoreRequest, CoreResponse, Logger, RequestHandler, ServerOptions } from './types.js';
 
 const ALLOWED = 'GET, HEAD, OPTIONS';
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
@@ -36,7 +36,8 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
   const compression = options.compression ?? true;
   const cache = options.responseCache === false ? undefined : new ResponseCache(options.responseCache);
   const defaultCache = options.defaultCache ?? DEFAULT_CACHE;
-  const logger = options.logger;
+  // Without a logger a failing handler still leaves a trace: its stack on stderr, nothing else.
+  const logger = options.logger ?? STDERR_ERRORS;
   const limiter =
     options.rateLimit && options.rateLimit.perMinute > 0 ? createRateLimiter(options.rateLimit) : undefined;
   const idPrefix = Math.random().toString(36).slice(2, 8);
@@ -155,10 +156,9 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
       const status = STATUS_BY_CODE[error.code];
       if (status === 404) return notFoundResponse();
       if (status === 400) return textResponse(400, 'Bad request');
-      if (status < 500) return jsonError(status, error.code, error.message, requestId);
-      return jsonError(status, error.code, 'Internal server error', requestId);
+      return jsonError(status, error.code, bodyMessage(error), requestId);
     }
-    return jsonError(500, 'HANDLER_FAILED', 'Internal server error', requestId);
+    return jsonError(500, 'HANDLER_FAILED', bodyMessage(error), requestId);
   }
 
   /** Path after the mount prefix, without the query; undefined when outside the prefix. */
@@ -221,6 +221,26 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
     logRequest(request, requestId, response.status, started);
     return response;
   }
+}
+
+/** The default logger: request lines off, failures (with their stack) to stderr. */
+const STDERR_ERRORS: Logger = {
+  requests: false,
+  info() {},
+  error(record) {
+    const { stack, error, ...rest } = record;
+    console.error(
+      `marquee: request failed ${JSON.stringify(rest)}\n${typeof stack === 'string' ? stack : String(error)}`,
+    );
+  },
+};
+
+/** What the body says about a failure: the error's message (never its stack), one line, bounded. */
+function bodyMessage(error: unknown): string {
+  const text =
+    error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : String(error);
+  const line = text.split('\n', 1)[0] ?? '';
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line || 'Internal server error';
 }
 
 const FIRST_SEGMENTS = new Set([
