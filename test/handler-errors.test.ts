@@ -43,7 +43,9 @@ describe('a handler that throws', () => {
     expect(String(res.body)).not.toMatch(/\n\s+at /);
     expect(printed).toHaveLength(1);
     expect(printed[0]).toContain('/catalog/movie/films.json');
-    expect(printed[0]).toMatch(/TypeError: Cannot read properties of undefined[\s\S]*\n\s+at .*handler-errors\.test\.ts/);
+    expect(printed[0]).toMatch(
+      /TypeError: Cannot read properties of undefined[\s\S]*\n\s+at .*handler-errors\.test\.ts/,
+    );
   });
 
   it('logs to the given logger instead, with the stack', async () => {
