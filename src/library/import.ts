@@ -127,11 +127,14 @@ export async function importLibrary(store: Store, options: ImportLibraryOptions)
       options.onProgress?.({ phase: 'read', source, items: fileItems, warnings: result.warnings.length });
     }
     if (added === 0) {
-      const first = warnings.kept[0];
+      // Why nothing was imported is a skipped item's reason, not a harmless "unknown field ignored".
+      const first = warnings.kept.find((w) => /\bskipped\b/.test(w.message)) ?? warnings.kept[0];
       throw new MarqueeError(
         'IMPORT_FAILED',
         `no usable item in ${options.files.join(', ')}` +
-          (first ? ` (${warnings.count} problem(s); the first: ${where(first)})` : ' (the files hold no item)') +
+          (first
+            ? ` (${warnings.count} problem(s); the first item skipped: ${where(first)})`
+            : ' (the files hold no item)') +
           '; the previous library is still served',
         { details: { files: options.files, warnings: warnings.kept.slice(0, RECORDED_WARNINGS) } },
       );

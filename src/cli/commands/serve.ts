@@ -1,4 +1,5 @@
 import { existsSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { renderUnicodeCompact } from 'uqr';
 import { type Addon, type WarmUpOptions, warmUp } from '../../addon/index.js';
@@ -15,6 +16,27 @@ import { describeOutcome, failedParts, importSucceeded } from '../report.js';
 import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS } from '../resolve.js';
 
 const DEFAULT_REFRESH_HOURS = 6;
+
+/**
+ * Fail before the import and warm-up (seconds) when the port cannot be had, instead of after them.
+ * The port is let go at once; `listen` takes it again when the add-on is ready.
+ */
+async function checkPort(port: number, host: string): Promise<string | undefined> {
+  if (port === 0) return undefined;
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      resolve(
+        error.code === 'EADDRINUSE'
+          ? `port ${port} on ${host} is already in use (another marquee serve?): stop that program, or choose another port with --port`
+          : error.code === 'EACCES'
+            ? `port ${port} on ${host} needs privileges: choose a port above 1023 with --port`
+            : `cannot listen on ${host}:${port}: ${error.message}`,
+      ),
+    );
+    probe.listen(port, host, () => probe.close(() => resolve(undefined)));
+  });
+}
 
 /** True when the database file exists and an earlier import left channels or library items in it. */
 function holdsData(db: string): boolean {
@@ -99,6 +121,11 @@ export const serveCommand: Command = {
   async run(values, _positionals, io) {
     const resolved = resolveSettings(values, io.cwd);
     let settings = resolved.settings;
+    const portProblem = await checkPort(settings.port ?? 7000, settings.host ?? '127.0.0.1');
+    if (portProblem) {
+      io.stderr.write(`marquee serve: ${portProblem}\n`);
+      return 1;
+    }
     // With no source configured, what an earlier `marquee import` stored is served; the demo is for
     // an empty database. The demo always lives in its own temporary database: imported into the
     // user's, it would replace stored data, and on the next start be served with a stale guide.
