@@ -119,7 +119,9 @@ describe('the settings file', () => {
       expect(stdout).toBe('');
       expect(stderr).toContain(`${join(cwd, name)} has 5 problems:`);
       for (const path of ['$.port', '$.livetv.horizonDays', '$.log.format']) {
-        expect(stderr).toMatch(new RegExp(`^  ${path.replace(/[$.]/g, '\\$&')}: \\S.* \\(in ${name} line \\d+\\)$`, 'm'));
+        expect(stderr).toMatch(
+          new RegExp(`^  ${path.replace(/[$.]/g, '\\$&')}: \\S.* \\(in ${name} line \\d+\\)$`, 'm'),
+        );
       }
       // A mistyped key is named with where it is and what was probably meant.
       const line = (n: number) => (name.endsWith('.yaml') ? ` line ${n}` : ' line 1');

@@ -25,6 +25,7 @@ import {
   ROOT,
   startModule,
   startShell,
+  typecheck,
 } from './docs/blocks.js';
 import { httpRequest } from './helpers/http.js';
 
@@ -111,6 +112,8 @@ const RUNNERS: Record<string, (block: Block) => Promise<void>> = {
 
   /** The SDK example as films.mjs: it starts, prints its address, and answers catalog, genre and streams. */
   async 'readme-sdk'(block) {
+    // README says the same code works as films.ts, its handlers typed from the manifest.
+    expect(await typecheck(folder(), 'films.ts', block.text)).toBe('');
     const started = startModule(folder(), 'films.mjs', block.text, { PORT: '0' });
     try {
       const [, base] = await started.waitFor(/open (http:\/\/\S+)\/ /);

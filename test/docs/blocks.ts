@@ -173,3 +173,32 @@ export function commandsOf(block: Block): string[] {
     .map((l) => l.replace(/\s+#.*$/, '').trim())
     .filter((l) => l !== '' && !l.startsWith('#'));
 }
+
+/**
+ * Type-check `code` as a TypeScript file of a user's project (strict), with `stremio-marquee/*`
+ * resolved to this checkout's source. Returns the diagnostics as text, empty when it checks.
+ */
+export async function typecheck(dir: string, filename: string, code: string): Promise<string> {
+  const ts = (await import('typescript')).default;
+  const file = join(dir, filename);
+  writeFileSync(file, code);
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string };
+  const program = ts.createProgram([file], {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2023,
+    lib: ['lib.es2023.d.ts'],
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    types: ['node'],
+    typeRoots: [join(ROOT, 'node_modules', '@types')],
+    skipLibCheck: true,
+    paths: { [`${pkg.name}/*`]: [join(ROOT, 'src', '*', 'index.ts')] },
+  });
+  const diagnostics = ts.getPreEmitDiagnostics(program).filter((d) => d.file?.fileName === file || !d.file);
+  return ts.formatDiagnostics(diagnostics, {
+    getCanonicalFileName: (f) => f,
+    getCurrentDirectory: () => dir,
+    getNewLine: () => '\n',
+  });
+}
