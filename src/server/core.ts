@@ -4,6 +4,7 @@ import { parseAddonPath } from '../protocol/path.js';
 import { DEFAULT_CACHE } from './cache-control.js';
 import { handleConfigure } from './configure-route.js';
 import { STATUS_BY_CODE } from './errors.js';
+import { frontPageData } from './front.js';
 import { landingPage } from './landing.js';
 import { pageHeaders } from './page.js';
 import { createRateLimiter } from './rate-limit.js';
@@ -97,7 +98,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
         });
       }
     }
-    if (path === '/') return landing(addon, request);
+    if (path === '/') return await landing(addon, request);
     if (configure) return handleConfigure(addon, request, configure[1], baseUrl(request), 'GET');
 
     const parsed = parseAddonPath(path);
@@ -137,7 +138,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
     return { ...response, release };
   }
 
-  function landing(addon: Addon, request: CoreRequest): CoreResponse {
+  async function landing(addon: Addon, request: CoreRequest): Promise<CoreResponse> {
     const base = baseUrl(request);
     const manifest = addon.manifest;
     if (manifest.behaviorHints?.configurable && (manifest.config?.length ?? 0) > 0) {
@@ -148,7 +149,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
       };
     }
     const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
-    return htmlResponse(200, landingPage(manifest, base, nonce), pageHeaders(nonce));
+    return htmlResponse(200, landingPage(manifest, base, nonce, await frontPageData(addon)), pageHeaders(nonce));
   }
 
   function failure(error: unknown, requestId: string): CoreResponse {
@@ -156,9 +157,11 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
       const status = STATUS_BY_CODE[error.code];
       if (status === 404) return notFoundResponse();
       if (status === 400) return textResponse(400, 'Bad request');
-      return jsonError(status, error.code, bodyMessage(error), requestId);
+      if (status < 500) return jsonError(status, error.code, error.message, requestId);
+      return jsonError(status, error.code, 'Internal server error', requestId);
     }
-    return jsonError(500, 'HANDLER_FAILED', bodyMessage(error), requestId);
+    // The client gets no internals (a message may hold a secret); the log has the stack, under the same request id.
+    return jsonError(500, 'HANDLER_FAILED', 'Internal server error', requestId);
   }
 
   /** Path after the mount prefix, without the query; undefined when outside the prefix. */
@@ -234,14 +237,6 @@ const STDERR_ERRORS: Logger = {
     );
   },
 };
-
-/** What the body says about a failure: the error's message (never its stack), one line, bounded. */
-function bodyMessage(error: unknown): string {
-  const text =
-    error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : String(error);
-  const line = text.split('\n', 1)[0] ?? '';
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line || 'Internal server error';
-}
 
 const FIRST_SEGMENTS = new Set([
   'catalog',
