@@ -8,7 +8,10 @@ import type { Logger } from '../server/types.js';
 export function createLogger(
   out: NodeJS.WritableStream,
   options: { format: 'json' | 'pretty'; requests: boolean },
-): Logger & { event(message: string, fields?: Record<string, unknown>): void } {
+): Logger & {
+  event(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+} {
   const write = (level: string, record: Record<string, unknown>) => {
     if (options.format === 'json') {
       out.write(`${JSON.stringify({ time: new Date().toISOString(), level, ...record })}\n`);
@@ -25,7 +28,7 @@ export function createLogger(
       .filter(([k, v]) => v !== undefined && k !== 'stack')
       .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
       .join(' ');
-    out.write(`${level === 'error' ? 'error: ' : ''}${msg ?? message ?? ''}${extra ? ` ${extra}` : ''}\n`);
+    out.write(`${level === 'info' ? '' : `${level}: `}${msg ?? message ?? ''}${extra ? ` ${extra}` : ''}\n`);
     if (level === 'error' && typeof record.stack === 'string') out.write(`${record.stack}\n`);
   };
   return {
@@ -41,6 +44,9 @@ export function createLogger(
     },
     event(message, fields = {}) {
       write('info', { msg: message, ...fields });
+    },
+    warn(message, fields = {}) {
+      write('warn', { msg: message, ...fields });
     },
   };
 }

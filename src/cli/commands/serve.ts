@@ -7,7 +7,7 @@ import { demoGuide } from '../../demo/index.js';
 import { MarqueeError } from '../../errors.js';
 import { createRefresher, type SourceState } from '../../livetv/index.js';
 import { createRequestHandler, listen } from '../../server/index.js';
-import { openStore } from '../../store/index.js';
+import { describeManifestChange, type ManifestChange, openStore } from '../../store/index.js';
 import { buildAddon, importAll, isDemo, prepareDemo } from '../app.js';
 import type { Command } from '../command.js';
 import { importInWorker } from '../import-worker.js';
@@ -157,7 +157,9 @@ export const serveCommand: Command = {
           return 1;
         }
       }
-      let addon: Addon = buildAddon(store, settings, keyFile);
+      const manifestChanged = (change: ManifestChange) =>
+        log.warn(describeManifestChange(change), { added: change.added, removed: change.removed });
+      let addon: Addon = buildAddon(store, settings, keyFile, manifestChanged);
       for (const w of addon.warnings) log.event(`manifest warning: ${w.path}: ${w.message}`);
       const handler = createRequestHandler(() => addon, {
         logger: log,
@@ -235,7 +237,7 @@ export const serveCommand: Command = {
                   });
                 }
                 if (outcome.livetv && !('error' in outcome.livetv)) previous = outcome.livetv.state;
-                addon = buildAddon(store, settings, keyFile);
+                addon = buildAddon(store, settings, keyFile, manifestChanged);
                 void warm(addon);
               },
               onError: (error, info) =>

@@ -19,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = [
   liveTvMigrations[1]!,
   liveTvMigrations[2]!,
   liveTvMigrations[3]!,
+  coreMigrations[1]!,
 ];
