@@ -160,7 +160,7 @@ describe('importLibrary', () => {
     // Nothing usable: every item is bad.
     const bad = fx.write('bad.json', [{ type: 'movie' }, { type: 'movie', name: 'x', poster: 'nope' }]);
     expect(await expectImportFailed(() => importLibrary(fx.store, { files: [bad] }))).toMatch(
-      /no usable item in .*bad\.json \(2 problem\(s\); the first: .*bad\.json:2 name: .*previous library is still served/s,
+      /no usable item in .*bad\.json \(2 problem\(s\); the first item skipped: .*bad\.json:2 name: .*previous library is still served/s,
     );
     // An empty file list item: a file that holds no item.
     expect(await expectImportFailed(() => importLibrary(fx.store, { files: [fx.write('empty.json', [])] }))).toMatch(
@@ -204,7 +204,8 @@ describe('importLibrary', () => {
     expect((await fx.get('/meta/movie/tt1727587.json')).status).toBe(404);
     expect((await fx.get('/manifest.json')).body.resources).toEqual([
       'catalog',
-      { name: 'meta', types: ['movie'], idPrefixes: ['tt'] },
+      // IMDb and generated ids are always declared, so a library of tt ids only routes mq: too.
+      { name: 'meta', types: ['movie'], idPrefixes: ['mq:', 'tt'] },
     ]);
   });
 

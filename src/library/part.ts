@@ -92,7 +92,7 @@ export function createLibraryPart(store: Store, options: LibraryPartOptions = {}
     name: 'library',
     types,
     resources,
-    ...(info?.idPrefixes ? { idPrefixes: [...new Set([...LIBRARY_ID_PREFIXES, ...info.idPrefixes])] } : {}),
+    ...(info?.idPrefixes ? { idPrefixes: [...new Set([...LIBRARY_ID_PREFIXES, ...info.idPrefixes])].sort() } : {}),
     catalogs: catalogs.map((c) => c.catalog),
     ...(addonCatalogs.length > 0
       ? { addonCatalogs: addonCatalogs.map(({ type, id, name }) => ({ type, id, name })) }
