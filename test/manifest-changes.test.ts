@@ -68,7 +68,7 @@ describe('the served manifest across imports', () => {
     expect(changes).toEqual([]);
     expect(addon.manifest.version).toBe(base);
     const meta = addon.manifest.resources.find((r) => typeof r !== 'string' && r.name === 'meta');
-    expect(meta).toMatchObject({ idPrefixes: ['tt', 'mq:'] });
+    expect(meta).toMatchObject({ idPrefixes: ['mq:', 'tt'] });
   });
 
   it('bumps the version when an import adds a genre, and says what was added', async () => {
