@@ -1,5 +1,5 @@
 // Marquee's main entry: the SDK and the HTTP server. Backends, store, checker and export have
-// their own entries (`marquee/livetv`, `marquee/library`, `marquee/store`, `marquee/checker`, `marquee/export`).
+// their own entries (`stremio-marquee/livetv`, `stremio-marquee/library`, `stremio-marquee/store`, `stremio-marquee/checker`, `stremio-marquee/export`).
 export {
   type Addon,
   type AddonOptions,

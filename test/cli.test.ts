@@ -117,10 +117,16 @@ describe('the settings file', () => {
       const { code, stdout, stderr } = await runCli(argv, { cwd });
       expect(code).toBe(2);
       expect(stdout).toBe('');
-      expect(stderr).toContain(`${join(cwd, name)} has 5 problem(s):`);
-      for (const path of ['$.port', '$.prot', '$.livetv.horizonDays', '$.livetv.guide', '$.log.format']) {
-        expect(stderr).toMatch(new RegExp(`^  ${path.replace(/[$.]/g, '\\$&')}: \\S`, 'm'));
+      expect(stderr).toContain(`${join(cwd, name)} has 5 problems:`);
+      for (const path of ['$.port', '$.livetv.horizonDays', '$.log.format']) {
+        expect(stderr).toMatch(
+          new RegExp(`^  ${path.replace(/[$.]/g, '\\$&')}: \\S.* \\(in ${name} line \\d+\\)$`, 'm'),
+        );
       }
+      // A mistyped key is named with where it is and what was probably meant.
+      const line = (n: number) => (name.endsWith('.yaml') ? ` line ${n}` : ' line 1');
+      expect(stderr).toContain(`  unknown key \`prot\` in ${name}${line(2)}; did you mean \`port\`?`);
+      expect(stderr).toContain(`  unknown key \`guide\` in ${name}${line(6)}; did you mean \`guides\`?`);
     }
     expect(existsSync(join(cwd, 'marquee.db'))).toBe(false);
   });
@@ -181,8 +187,7 @@ describe('the settings file', () => {
       writeFileSync(join(cwd, 'marquee.json'), JSON.stringify({ port: busyPort }));
       const fromFile = await servedPort([], {}, cwd);
       expect(fromFile.code).toBe(1);
-      expect(fromFile.stderr).toContain(`EADDRINUSE`);
-      expect(fromFile.stderr).toContain(String(busyPort));
+      expect(fromFile.stderr).toContain(`port ${busyPort} on 127.0.0.1 is already in use`);
 
       const fromEnv = await servedPort([], { MARQUEE_PORT: '0' }, cwd);
       expect(fromEnv.code).toBe(0);

@@ -160,7 +160,7 @@ describe('importLibrary', () => {
     // Files never imported before that hold nothing usable: the import fails.
     const bad = fx.write('bad.json', [{ type: 'movie' }, { type: 'movie', name: 'x', poster: 'nope' }]);
     expect(await expectImportFailed(() => importLibrary(fx.store, { files: [bad] }))).toMatch(
-      /no usable item in .*bad\.json .*holds no usable item \(the first problem: .*bad\.json:2 name: .*previous library is still served/s,
+      /no usable item in .*bad\.json .*holds no usable item \(the first item skipped: .*bad\.json:2 name: .*previous library is still served/s,
     );
     expect(await expectImportFailed(() => importLibrary(fx.store, { files: [fx.write('empty.json', [])] }))).toMatch(
       /empty\.json holds no usable item; it never imported well/,
@@ -195,7 +195,8 @@ describe('importLibrary', () => {
     expect((await fx.get('/meta/movie/tt1727587.json')).status).toBe(404);
     expect((await fx.get('/manifest.json')).body.resources).toEqual([
       'catalog',
-      { name: 'meta', types: ['movie'], idPrefixes: ['tt'] },
+      // IMDb and generated ids are always declared, so a library of tt ids only routes mq: too.
+      { name: 'meta', types: ['movie'], idPrefixes: ['mq:', 'tt'] },
     ]);
   });
 

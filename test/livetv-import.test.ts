@@ -203,6 +203,9 @@ describe('sources that go bad keep what they served', () => {
     expect((error as Error).message).toMatch(
       /no playlist could be used: playlist .*missing\.m3u failed: .*contributes nothing/,
     );
+    // A fresh store served nothing before: the message does not claim it still does.
+    expect((error as Error).message).toMatch(/no live TV was imported before, so none is served$/);
+    expect((error as Error).message).not.toMatch(/previous data/);
     expect(store.countChannels()).toBe(0);
   });
 

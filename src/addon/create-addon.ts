@@ -9,12 +9,21 @@ import { validateResponse } from '../protocol/validate-response.js';
 import { type ConfigCodec, jsonConfigCodec, readConfig } from './config.js';
 import { readCatalogExtra } from './extra.js';
 import { isRawJsonList, parseRawJson, type RawJsonList } from './raw-json.js';
-import type { AddonRequest, AddonResponse, ConfigValues, DeepReadonly, Handlers, ItemRequest } from './types.js';
+import type {
+  AddonRequest,
+  AddonResponse,
+  ConfigValues,
+  DeclaredExtraNames,
+  DeepReadonly,
+  Handlers,
+  ItemRequest,
+} from './types.js';
 
 export interface AddonOptions<M extends DeepReadonly<ManifestInput>> {
   /** The manifest; validated at creation: errors refuse to start, warnings are kept on `addon.warnings`. */
   readonly manifest: M;
-  readonly handlers: Handlers<ConfigValues<M['config']>>;
+  /** Typed from the manifest: `config` from its config fields, `extra` from its catalogs' extras. */
+  readonly handlers: Handlers<ConfigValues<M['config']>, DeclaredExtraNames<M>>;
   /** How the config path segment is read and written; default: the official SDK's JSON form. */
   readonly configCodec?: ConfigCodec;
   /**
@@ -68,7 +77,7 @@ export function createAddon<const M extends DeepReadonly<ManifestInput>>(options
       details: { errors, warnings },
     });
   }
-  const handlers = options.handlers as Handlers<Record<string, unknown>>;
+  const handlers = options.handlers as unknown as Handlers<Record<string, unknown>>;
   const codec = options.configCodec ?? jsonConfigCodec;
   const fields = manifest.config ?? [];
   const strict = options.validateResponses ?? true;

@@ -54,6 +54,29 @@ export interface CatalogExtra {
   readonly all: Readonly<Record<string, string | readonly string[]>>;
 }
 
+/** The extras `CatalogExtra` names besides `skip` and `all`. */
+type NamedExtra = 'search' | 'genre' | 'date';
+
+/**
+ * Names of the extras a manifest's catalogs declare, when the manifest is known at compile time
+ * (`string` otherwise). @example DeclaredExtraNames<typeof manifest> // 'genre' | 'skip'
+ */
+export type DeclaredExtraNames<M> = M extends { readonly catalogs: readonly (infer C)[] }
+  ? C extends { readonly extra?: readonly (infer E)[] }
+    ? E extends { readonly name: infer N extends string }
+      ? N
+      : never
+    : never
+  : string;
+
+/**
+ * The catalog extras a handler can read: only those some catalog declares, so `extra.search`
+ * in an add-on without a search catalog is a type error, not an `undefined` found in production.
+ */
+export type CatalogExtraFor<Names extends string> = string extends Names
+  ? CatalogExtra
+  : Pick<CatalogExtra, 'skip' | 'all' | Extract<Names, NamedExtra>>;
+
 export interface RequestContext<Config> {
   /** The user's configuration (typed from the manifest's config fields), `{}` when none. */
   readonly config: Config;
@@ -61,10 +84,11 @@ export interface RequestContext<Config> {
   readonly signal?: AbortSignal;
 }
 
-export interface CatalogRequest<Config = Record<string, unknown>> extends RequestContext<Config> {
+export interface CatalogRequest<Config = Record<string, unknown>, ExtraNames extends string = string>
+  extends RequestContext<Config> {
   readonly type: string;
   readonly id: string;
-  readonly extra: CatalogExtra;
+  readonly extra: CatalogExtraFor<ExtraNames>;
   /** The declared catalog object this request is for. */
   readonly catalog: Catalog;
 }
@@ -86,8 +110,8 @@ export type SubtitlesResult = { subtitles: Subtitle[] } & CacheHints;
 export type AddonCatalogResult = { addons: AddonEntry[] } & CacheHints;
 
 /** An add-on's handlers: one per resource it serves. Returning null/undefined means "nothing". */
-export interface Handlers<Config = Record<string, unknown>> {
-  catalog?: (request: CatalogRequest<Config>) => MaybePromise<CatalogResult | null | undefined>;
+export interface Handlers<Config = Record<string, unknown>, ExtraNames extends string = string> {
+  catalog?: (request: CatalogRequest<Config, ExtraNames>) => MaybePromise<CatalogResult | null | undefined>;
   meta?: (request: ItemRequest<Config>) => MaybePromise<MetaResult | null | undefined>;
   stream?: (request: ItemRequest<Config>) => MaybePromise<StreamResult | null | undefined>;
   subtitles?: (request: ItemRequest<Config>) => MaybePromise<SubtitlesResult | null | undefined>;

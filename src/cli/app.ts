@@ -8,7 +8,7 @@ import { ADULT_CONFIG_FIELD, createLibraryPart, importLibrary, refreshAddonCatal
 import { createLiveTvPart, importLiveTv, type LiveTvImportResult, type SourceState } from '../livetv/index.js';
 import type { ConfigField } from '../protocol/index.js';
 import { createTokenCodec } from '../server/index.js';
-import type { Store } from '../store/index.js';
+import { type ManifestChange, recordManifest, type Store } from '../store/index.js';
 import { loadOrCreateKeyRing } from './keys.js';
 import { collectGarbage } from './memory.js';
 import type { Settings } from './settings.js';
@@ -177,7 +177,12 @@ export function configFields(parts: { livetv: boolean; library: boolean }): Conf
  * The add-on as the store holds it now: one part per backend that has data, user config
  * encrypted with the key ring beside the database. Call again after an import.
  */
-export function buildAddon(store: Store, settings: Settings, keyFile: string): Addon {
+export function buildAddon(
+  store: Store,
+  settings: Settings,
+  keyFile: string,
+  onManifestChange?: (change: ManifestChange) => void,
+): Addon {
   const parts: AddonPart[] = [];
   const hasLiveTv = store.counts().channels > 0;
   const library = store.libraryCounts();
@@ -201,26 +206,33 @@ export function buildAddon(store: Store, settings: Settings, keyFile: string): A
   const fields = configFields({ livetv: hasLiveTv, library: hasLibrary });
   const id = settings.addon?.id ?? 'org.marquee.addon';
   const { ring } = loadOrCreateKeyRing(keyFile);
-  return composeAddon(
-    {
-      id,
-      version: settings.addon?.version ?? version(),
-      name: settings.addon?.name ?? 'Marquee',
-      description: settings.addon?.description ?? 'Live TV and movies served by Marquee.',
-      ...(settings.addon?.logo ? { logo: settings.addon.logo } : {}),
-      ...(settings.addon?.background ? { background: settings.addon.background } : {}),
-      ...(settings.addon?.contactEmail ? { contactEmail: settings.addon.contactEmail } : {}),
-      ...(fields.length > 0 ? { config: fields, behaviorHints: { configurable: true } } : {}),
-    },
-    parts,
-    {
-      configCodec: createTokenCodec(ring, id),
-      dataVersion: store.dataVersion,
-      validateResponses: true,
-      // Guide pages come pre-serialized from the store, rendered from rows checked at import;
-      // parsing and checking 1 MB per page would cost five times writing it. The live-TV tests
-      // serve them with this check on (guide-json.test.ts, livetv-http.test.ts).
-      validateRawJson: false,
-    },
-  );
+  const compose = (version: string) =>
+    composeAddon(
+      {
+        id,
+        version,
+        name: settings.addon?.name ?? 'Marquee',
+        description: settings.addon?.description ?? 'Live TV and movies served by Marquee.',
+        ...(settings.addon?.logo ? { logo: settings.addon.logo } : {}),
+        ...(settings.addon?.background ? { background: settings.addon.background } : {}),
+        ...(settings.addon?.contactEmail ? { contactEmail: settings.addon.contactEmail } : {}),
+        ...(fields.length > 0 ? { config: fields, behaviorHints: { configurable: true } } : {}),
+      },
+      parts,
+      {
+        configCodec: createTokenCodec(ring, id),
+        dataVersion: store.dataVersion,
+        validateResponses: true,
+        // Guide pages come pre-serialized from the store, rendered from rows checked at import;
+        // parsing and checking 1 MB per page would cost five times writing it. The live-TV tests
+        // serve them with this check on (guide-json.test.ts, livetv-http.test.ts).
+        validateRawJson: false,
+      },
+    );
+  const built = compose(settings.addon?.version ?? version());
+  // An import that changed what the manifest routes or lists bumps its version: installed
+  // clients only see the change after reinstalling, so it is logged and kept for `marquee status`.
+  const { version: served, change } = recordManifest(store, built.manifest);
+  if (change) onManifestChange?.(change);
+  return served === built.manifest.version ? built : compose(served);
 }

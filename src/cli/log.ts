@@ -10,7 +10,7 @@ export function createLogger(
   options: { format: 'json' | 'pretty'; requests: boolean },
 ): Logger & {
   event(message: string, fields?: Record<string, unknown>): void;
-  warn(record: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
 } {
   const write = (level: string, record: Record<string, unknown>) => {
     if (options.format === 'json') {
@@ -28,9 +28,7 @@ export function createLogger(
       .filter(([k, v]) => v !== undefined && k !== 'stack')
       .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
       .join(' ');
-    out.write(
-      `${level === 'error' ? 'error: ' : level === 'warn' ? 'warning: ' : ''}${msg ?? message ?? ''}${extra ? ` ${extra}` : ''}\n`,
-    );
+    out.write(`${level === 'info' ? '' : `${level}: `}${msg ?? message ?? ''}${extra ? ` ${extra}` : ''}\n`);
     if (level === 'error' && typeof record.stack === 'string') out.write(`${record.stack}\n`);
   };
   return {
@@ -41,14 +39,14 @@ export function createLogger(
         write('info', record);
       } else if (options.requests) write('info', record);
     },
-    warn(record) {
-      write('warn', record);
-    },
     error(record) {
       write('error', record);
     },
     event(message, fields = {}) {
       write('info', { msg: message, ...fields });
+    },
+    warn(message, fields = {}) {
+      write('warn', { msg: message, ...fields });
     },
   };
 }

@@ -5,7 +5,7 @@ export function describeOutcome(outcome: ImportOutcome): string[] {
   const lines: string[] = [];
   const tv = outcome.livetv;
   if (tv) {
-    if ('error' in tv) lines.push(`live TV: import failed, the previous data is still served: ${tv.error.message}`);
+    if ('error' in tv) lines.push(`live TV: import failed: ${tv.error.message}`);
     else if (tv.status === 'unchanged') lines.push('live TV: no source changed since the last import');
     else {
       const c = tv.counts;
@@ -25,7 +25,7 @@ export function describeOutcome(outcome: ImportOutcome): string[] {
   }
   const lib = outcome.library;
   if (lib) {
-    if ('error' in lib) lines.push(`library: import failed, the previous data is still served: ${lib.error.message}`);
+    if ('error' in lib) lines.push(`library: import failed: ${lib.error.message}`);
     else {
       const c = lib.report.counts;
       lines.push(

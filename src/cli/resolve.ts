@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { MarqueeError } from '../errors.js';
 import type { OptionSpec, OptionValues } from './command.js';
 import { checkSettings, loadSettingsFile, type Settings } from './settings.js';
@@ -13,7 +13,7 @@ export const STORE_OPTIONS = {
     type: 'string',
     value: 'FILE',
     env: 'MARQUEE_CONFIG',
-    description: 'configuration file (JSON or YAML); default ./marquee.yaml or ./marquee.json when present',
+    description: `configuration file (JSON or YAML); default the first of ${DEFAULT_SETTINGS_FILES.map((f) => `./${f}`).join(', ')} present`,
   },
   db: {
     type: 'string',
@@ -109,5 +109,15 @@ export function resolveSettings(values: OptionValues, cwd: string): { settings: 
   if (values.quiet === true) merged.log = { ...merged.log, requests: false };
   // The flags went through the same schema as the file, so a bad flag value reads like a bad setting.
   const settings = checkSettings(merged, file ?? join(cwd, '(flags and environment)'));
+  if ((settings.livetv?.guides?.length ?? 0) > 0 && (settings.livetv?.playlists?.length ?? 0) === 0) {
+    // A guide only adds programmes to a playlist's channels: alone it would import nothing (or, in
+    // `serve`, silently serve the demo instead).
+    throw new MarqueeError(
+      'INVALID_SETTINGS',
+      `a guide (${guides ? '--epg' : 'livetv.guides'}) needs a playlist: give --playlist with it, or name playlists in ${
+        file ? basename(file) : 'a settings file'
+      } (livetv.playlists)`,
+    );
+  }
   return file ? { settings, file } : { settings };
 }

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { dirname, extname, isAbsolute, resolve } from 'node:path';
+import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
 import * as v from 'valibot';
-import { parse as parseYaml } from 'yaml';
+import { type Document, isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 import { MarqueeError } from '../errors.js';
-import { schemaIssues, UrlSchema } from '../protocol/index.js';
+import { jsonPath, schemaIssues, UrlSchema } from '../protocol/index.js';
 
 /**
  * The operator's configuration file (JSON or YAML). One schema, unknown keys refused (a typo is
@@ -111,7 +111,7 @@ export const SettingsSchema = v.strictObject({
 
 export type Settings = v.InferOutput<typeof SettingsSchema>;
 
-/** Read and check a settings file; every problem is reported with its path in one error. */
+/** Read and check a settings file; every problem is reported with its path (and line) in one error. */
 export function loadSettingsFile(file: string): Settings {
   let text: string;
   try {
@@ -122,28 +122,132 @@ export function loadSettingsFile(file: string): Settings {
       `cannot read the configuration file ${file}: ${(error as Error).message}`,
     );
   }
+  const yaml = ['.yaml', '.yml'].includes(extname(file).toLowerCase());
   let data: unknown;
+  let lineOf: LineOf;
   try {
-    data = ['.yaml', '.yml'].includes(extname(file).toLowerCase())
-      ? parseYaml(text, { maxAliasCount: 100 })
-      : JSON.parse(text);
+    if (yaml) {
+      const lines = new LineCounter();
+      const doc = parseDocument(text, { lineCounter: lines });
+      if (doc.errors.length > 0) throw doc.errors[0];
+      data = doc.toJS({ maxAliasCount: 100 });
+      lineOf = (path) => yamlLine(doc, lines, path);
+    } else {
+      data = JSON.parse(text);
+      lineOf = (path) => jsonLine(text, path);
+    }
   } catch (error) {
     throw new MarqueeError(
       'INVALID_SETTINGS',
-      `${file} is not valid ${extname(file) === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message}`,
+      `${file} is not valid ${yaml ? 'YAML' : 'JSON'}: ${(error as Error).message}`,
     );
   }
-  return checkSettings(data ?? {}, file);
+  return checkSettings(data ?? {}, file, lineOf);
 }
 
-export function checkSettings(data: unknown, where: string): Settings {
+/** The 1-based line of the key at `path` in the settings text, when it can be found. */
+type LineOf = (path: readonly (string | number)[]) => number | undefined;
+
+function yamlLine(doc: Document, lines: LineCounter, path: readonly (string | number)[]): number | undefined {
+  const parent = path.length > 1 ? doc.getIn(path.slice(0, -1), true) : doc.contents;
+  if (!isMap(parent)) return undefined;
+  const last = path.at(-1);
+  const pair = parent.items.find((p) => isScalar(p.key) && p.key.value === last);
+  const offset = pair && isScalar(pair.key) ? pair.key.range?.[0] : undefined;
+  return offset === undefined ? undefined : lines.linePos(offset).line;
+}
+
+/** JSON has no positions once parsed: the first line that names the key is close enough for a person. */
+function jsonLine(text: string, path: readonly (string | number)[]): number | undefined {
+  const last = path.at(-1);
+  if (typeof last !== 'string') return undefined;
+  const at = text.indexOf(`${JSON.stringify(last)}`);
+  return at === -1 ? undefined : text.slice(0, at).split('\n').length;
+}
+
+/** Keys a strict object in the settings schema accepts at `path` (for "did you mean"). */
+function knownKeys(path: readonly (string | number)[]): string[] {
+  // biome-ignore lint/suspicious/noExplicitAny: walking valibot schema objects generically
+  let schema: any = SettingsSchema;
+  for (const key of path) {
+    while (schema?.wrapped) schema = schema.wrapped;
+    if (schema?.type === 'array') schema = schema.item;
+    else if (schema?.entries) schema = schema.entries[key];
+    else return [];
+    while (schema?.wrapped) schema = schema.wrapped;
+    if (typeof key === 'number' && schema?.type === 'union')
+      schema = schema.options.find((o: { entries?: unknown }) => o.entries);
+  }
+  while (schema?.wrapped) schema = schema.wrapped;
+  if (schema?.type === 'array') schema = schema.item;
+  return schema?.entries ? Object.keys(schema.entries) : [];
+}
+
+/** The known key closest to a mistyped one, when it is close (a typo, not another word). */
+export function closestKey(typed: string, known: readonly string[]): string | undefined {
+  let best: { key: string; distance: number } | undefined;
+  for (const key of known) {
+    const distance = editDistance(typed.toLowerCase(), key.toLowerCase());
+    if (!best || distance < best.distance) best = { key, distance };
+  }
+  return best && best.distance <= Math.max(1, Math.floor(best.key.length / 3)) ? best.key : undefined;
+}
+
+/** Edits (insert, delete, replace, swap two neighbours) from `a` to `b`: `prot` is one swap from `port`. */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => i + j));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const row = d[i]!;
+      row[j] = Math.min(d[i - 1]![j]! + 1, row[j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        row[j] = Math.min(row[j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+type SettingsIssue = v.BaseIssue<unknown>;
+
+/** Issues with their full key paths; a source given as an object reports what the object option missed. */
+function flatten(
+  issues: readonly SettingsIssue[],
+  base: readonly (string | number)[],
+): { issue: SettingsIssue; path: (string | number)[] }[] {
+  return issues.flatMap((issue) => {
+    const path = [...base, ...(issue.path ?? []).map((p) => p.key as string | number)];
+    const input = issue.input;
+    const deeper = (issue.issues ?? []).filter((sub) => (sub.path?.length ?? 0) > 0);
+    if (issue.type === 'union' && typeof input === 'object' && input !== null && deeper.length > 0) {
+      return flatten(deeper, path);
+    }
+    return [{ issue, path }];
+  });
+}
+
+export function checkSettings(data: unknown, where: string, lineOf: LineOf = () => undefined): Settings {
   const result = v.safeParse(SettingsSchema, data, { abortEarly: false });
   if (!result.success) {
-    const issues = schemaIssues(result.issues, '$');
+    const name = basename(where);
+    const problems = flatten(result.issues, []).map(({ issue, path }) => {
+      const line = lineOf(path);
+      const at = line === undefined ? `in ${name}` : `in ${name} line ${line}`;
+      if (issue.type === 'strict_object' && issue.expected === 'never') {
+        const key = String(path.at(-1));
+        const guess = closestKey(key, knownKeys(path.slice(0, -1)));
+        return { line, text: `unknown key \`${key}\` ${at}${guess ? `; did you mean \`${guess}\`?` : ''}` };
+      }
+      const [described] = schemaIssues([{ ...issue, path: undefined }], path.reduce<string>(jsonPath, '$'));
+      return { line, text: `${described?.path}: ${described?.message} (${at})` };
+    });
+    // In the order of the file, so they can be fixed from the top.
+    const texts = problems.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity)).map((p) => p.text);
     throw new MarqueeError(
       'INVALID_SETTINGS',
-      `${where} has ${issues.length} problem(s):\n${issues.map((i) => `  ${i.path}: ${i.message}`).join('\n')}`,
-      { details: { issues } },
+      texts.length === 1
+        ? texts[0]!
+        : `${where} has ${texts.length} problems:\n${texts.map((p) => `  ${p}`).join('\n')}`,
+      { details: { issues: schemaIssues(result.issues, '$') } },
     );
   }
   return resolvePaths(result.output, dirname(resolve(where)));

@@ -174,6 +174,10 @@ export async function importLibrary(store: Store, options: ImportLibraryOptions)
     signal: options.signal,
     plans: [],
   };
+  const stays =
+    store.libraryCounts().items > 0
+      ? 'the previous library is still served'
+      : 'no library was imported before, so none is served';
   const imp = await store.beginLibraryImport(options.import);
   let added = 0;
   try {
@@ -214,7 +218,8 @@ export async function importLibrary(store: Store, options: ImportLibraryOptions)
     }
     const sources = judge.plans.map((p) => reportOf(p, now));
     if (added === 0) {
-      const first = warnings.kept[0];
+      // Why nothing was imported is a skipped item's reason, not a harmless "unknown field ignored".
+      const first = warnings.kept.find((w) => /\bskipped\b/.test(w.message)) ?? warnings.kept[0];
       const bad = sources.filter((s) => s.message !== undefined).map((s) => s.message);
       throw new MarqueeError(
         'IMPORT_FAILED',
@@ -222,9 +227,9 @@ export async function importLibrary(store: Store, options: ImportLibraryOptions)
           (bad.length > 0
             ? ` (${bad.join('; ')})`
             : first
-              ? ` (${warnings.count} problem(s); the first: ${where(first)})`
+              ? ` (${warnings.count} problem(s); the first item skipped: ${where(first)})`
               : ' (the files hold no item)') +
-          '; the previous library is still served',
+          `; ${stays}`,
         { details: { files: options.files, warnings: warnings.kept.slice(0, RECORDED_WARNINGS) } },
       );
     }
@@ -238,11 +243,10 @@ export async function importLibrary(store: Store, options: ImportLibraryOptions)
   } catch (error) {
     const failure = isMarqueeError(error, 'IMPORT_FAILED')
       ? error
-      : new MarqueeError(
-          'IMPORT_FAILED',
-          `library import failed: ${(error as Error).message}; the previous library is still served`,
-          { cause: error, details: { files: options.files, ...(isMarqueeError(error) ? error.details : {}) } },
-        );
+      : new MarqueeError('IMPORT_FAILED', `library import failed: ${(error as Error).message}; ${stays}`, {
+          cause: error,
+          details: { files: options.files, ...(isMarqueeError(error) ? error.details : {}) },
+        });
     imp.abort(failure.message, judge.legacy ? undefined : judge.plans.map((p) => attemptOf(p, false)));
     throw failure;
   }
@@ -318,7 +322,7 @@ async function judgeFile<T>(j: Judge, path: string, parse: (text: string) => Par
     reason =
       parsed.count > 0 && shrink !== undefined
         ? shrink
-        : `holds no usable item${first ? ` (the first problem: ${where(first)})` : ''}`;
+        : `holds no usable item${first ? ` (the first item skipped: ${where(first)})` : ''}`;
   } catch (error) {
     reason = failureReason(error, path, j.signal);
   }

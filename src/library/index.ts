@@ -1,3 +1,11 @@
+// The library file readers, for callers that read files without importing them into a store.
+export {
+  parseLibraryCsv,
+  parseLibraryJson,
+  readLibrary,
+  readLibraryFile,
+  readLibraryFolder,
+} from '../sources/library/index.js';
 export {
   type AddonCatalogsRefreshReport,
   addonEntries,

@@ -8,10 +8,18 @@ import type { AddonPart } from '../addon/compose.js';
 import type { Handlers } from '../addon/types.js';
 import type { ConfigField } from '../protocol/config-field.js';
 import type { Resource } from '../protocol/resource.js';
+import { GENERATED_ID_PREFIX } from '../sources/library/id.js';
 import type { Audience, Store } from '../store/index.js';
 import { addonEntries } from './addon-catalogs.js';
 import { libraryCatalogs } from './catalogs.js';
 import { checkAddonCatalogs, LIBRARY_CACHE, type LibraryPartOptions } from './options.js';
+
+/**
+ * Id prefixes the library part always declares: IMDb ids and generated ids, the two kinds a
+ * library file holds most. Declared whether or not the data has them yet, so the first item of
+ * either kind does not change the manifest (installed clients would not route it until reinstalled).
+ */
+export const LIBRARY_ID_PREFIXES = ['tt', GENERATED_ID_PREFIX] as const;
 
 /** The config field that lets a user see adult items; declare it in the add-on's `config`. */
 export const ADULT_CONFIG_FIELD: ConfigField = {
@@ -84,7 +92,7 @@ export function createLibraryPart(store: Store, options: LibraryPartOptions = {}
     name: 'library',
     types,
     resources,
-    ...(info?.idPrefixes ? { idPrefixes: info.idPrefixes } : {}),
+    ...(info?.idPrefixes ? { idPrefixes: [...new Set([...LIBRARY_ID_PREFIXES, ...info.idPrefixes])].sort() } : {}),
     catalogs: catalogs.map((c) => c.catalog),
     ...(addonCatalogs.length > 0
       ? { addonCatalogs: addonCatalogs.map(({ type, id, name }) => ({ type, id, name })) }

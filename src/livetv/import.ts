@@ -91,6 +91,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
   let imp: LiveTvImport | undefined;
   let opened: { location: string; stream: SourceStream } | undefined;
   const j = judging(store, yieldPolicy(options));
+  const stays = whatStays(store);
   const work = workDir(store.file, options.workDir);
   const playlists: PlaylistPlan[] = [];
   let guides: GuidePlan[] = [];
@@ -135,7 +136,9 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
     if (playlists.every((p) => p.outcome === 'none')) {
       const lines = playlists.map((p) => reportOf(p, Date.now()).message).join('; ');
       await store.recordSourceAttempts('livetv', attempts(), { lockTimeoutMs: 1_000 }).catch(() => {});
-      throw new MarqueeError('IMPORT_FAILED', `no playlist could be used: ${lines}`, { details: { source: reading } });
+      throw new MarqueeError('IMPORT_FAILED', `no playlist could be used: ${lines}; ${stays}`, {
+        details: { source: reading },
+      });
     }
 
     for (let pass = 1; ; pass++) {
@@ -151,7 +154,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
       });
 
       // 2. Channels, built in a function of their own: nothing of the parsed playlists outlives it.
-      const { channels, headerGuides } = await passChannels(j, playlists, options, warnings.add);
+      const { channels, headerGuides } = await passChannels(j, playlists, options, warnings.add, stays);
       if (pass === 1) guides = planGuides(j, configuredGuides(options) ?? headerGuides);
 
       // The channels go into the store now. Matching, after the guides, needs only their names,
@@ -290,7 +293,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
     }
   } catch (error) {
     opened?.stream.close();
-    const failure = importFailure(error, reading, signal);
+    const failure = importFailure(error, reading, signal, stays);
     if (imp && !imp.finished) imp.abort(failure.message);
     else if (!imp) await recordFailure(store, failure.message);
     throw failure;
@@ -362,6 +365,7 @@ async function passChannels(
   plans: readonly PlaylistPlan[],
   options: LiveTvImportOptions,
   warn: (warning: ImportWarning) => void,
+  stays: string,
 ) {
   const inputs: PlaylistInput[] = [];
   const headerGuides: { location: string; namedBy: string }[] = [];
@@ -380,8 +384,7 @@ async function passChannels(
   if (channels.length === 0) {
     throw new MarqueeError(
       'IMPORT_FAILED',
-      `${plans.map((p) => p.label).join(', ')}: no channel to serve (none left after the group filters and URL checks); ` +
-        'the previous data is still served',
+      `${plans.map((p) => p.label).join(', ')}: no channel to serve (none left after the group filters and URL checks); ${stays}`,
     );
   }
   return { channels, headerGuides };
@@ -487,8 +490,15 @@ function unchanged(
   };
 }
 
+/** What a failed import leaves served, for its message: on a fresh store there is nothing. */
+function whatStays(store: Store): string {
+  return store.counts().channels > 0
+    ? 'the previous data is still served'
+    : 'no live TV was imported before, so none is served';
+}
+
 /** One IMPORT_FAILED naming what was being read, whatever failed underneath. */
-function importFailure(error: unknown, reading: string, signal: AbortSignal | undefined): MarqueeError {
+function importFailure(error: unknown, reading: string, signal: AbortSignal | undefined, stays: string): MarqueeError {
   if (error instanceof MarqueeError && error.code === 'IMPORT_FAILED') return error;
   const why = signal?.aborted
     ? 'the import was cancelled'
@@ -497,9 +507,8 @@ function importFailure(error: unknown, reading: string, signal: AbortSignal | un
       : error instanceof Error
         ? error.message
         : String(error);
-  return new MarqueeError(
-    'IMPORT_FAILED',
-    `live-TV import failed while reading ${reading}: ${why}; the previous data is still served`,
-    { cause: error, details: { source: reading } },
-  );
+  return new MarqueeError('IMPORT_FAILED', `live-TV import failed while reading ${reading}: ${why}; ${stays}`, {
+    cause: error,
+    details: { source: reading },
+  });
 }

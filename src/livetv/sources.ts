@@ -40,7 +40,9 @@ export async function readPlaylist(
   const result = await readSourceText(source.location, options);
   const bytes = result.notModified ? 0 : Buffer.byteLength(result.text);
   const validators = validatorsOf(result.metadata) ?? options.previous;
-  if (!result.notModified) onProgress?.({ phase: 'playlist', source: label, bytes, totalBytes: bytes, records: 0 });
+  // Read whole before it is parsed: its #EXTINF lines are the entries the parser will find.
+  const records = result.notModified ? 0 : countEntries(result.text);
+  if (!result.notModified) onProgress?.({ phase: 'playlist', source: label, bytes, totalBytes: bytes, records });
   return {
     source,
     label,
@@ -57,6 +59,13 @@ export async function readPlaylist(
     },
     ...(validators !== undefined ? { validators } : {}),
   };
+}
+
+/** `#EXTINF` lines of a playlist text, for progress (the parser may still skip some). */
+function countEntries(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf('#EXTINF'); at !== -1; at = text.indexOf('#EXTINF', at + 7)) count++;
+  return count;
 }
 
 export type ChangeCheck =

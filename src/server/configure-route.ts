@@ -2,6 +2,7 @@ import { coerceConfig } from '../addon/config.js';
 import type { Addon } from '../addon/create-addon.js';
 import { MarqueeError } from '../errors.js';
 import { configurePage, fieldName } from './configure.js';
+import { frontPageData } from './front.js';
 import { pageHeaders } from './page.js';
 import { htmlResponse, notFoundResponse } from './respond.js';
 import type { CoreRequest, CoreResponse } from './types.js';
@@ -47,7 +48,7 @@ export async function handleConfigure(
       baseUrl,
       nonce,
       values: shown,
-      ...(previousSegment !== undefined ? { previous: previousSegment } : {}),
+      ...(previousSegment !== undefined ? { previous: previousSegment } : { front: await frontPageData(addon) }),
     });
     return htmlResponse(200, page, headers);
   }

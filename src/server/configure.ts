@@ -1,8 +1,9 @@
 import type { ConfigProblem } from '../addon/config.js';
 import type { ConfigField } from '../protocol/config-field.js';
 import type { Manifest } from '../protocol/manifest.js';
+import { contentSection, type FrontData, installSection } from './front.js';
 import { html, type SafeHtml } from './html.js';
-import { installBlock, layout } from './page.js';
+import { layout } from './page.js';
 
 export interface ConfigurePageInput {
   readonly manifest: Manifest;
@@ -15,6 +16,8 @@ export interface ConfigurePageInput {
   readonly previous?: string;
   /** The manifest URL of the configuration just made. */
   readonly manifestUrl?: string;
+  /** Posters and "Now on", shown under the install link: the front page of a configurable add-on. */
+  readonly front?: FrontData;
 }
 
 /** Form field name of a config key: prefixed so keys can never clash with our own fields. */
@@ -30,9 +33,18 @@ export function configurePage(input: ConfigurePageInput): string {
   const reconfiguring = input.previous !== undefined;
   const problemOf = (key: string) => problems.find((p) => p.key === key)?.message;
   // The install link comes first once it exists: on a phone the form would push it below the fold.
+  // With no required field the defaults make a working add-on: installable before the form.
+  const defaultsWork = !fields.some(isRequired) && manifest.behaviorHints?.configurationRequired !== true;
   const body = html`
 <p class="lead">${manifest.description}</p>
-${input.manifestUrl ? html`<section class="result" aria-live="polite"><h2>Ready to install</h2>${installBlock(input.manifestUrl)}</section>` : ''}
+${
+  input.manifestUrl
+    ? html`<section class="result" aria-live="polite"><h2>Ready to install</h2>${installSection(input.manifestUrl)}</section>`
+    : defaultsWork && !reconfiguring
+      ? html`${installSection(`${baseUrl}/manifest.json`)}<p class="hint">This installs the default settings; choose your own below for an install link of your own.</p>`
+      : ''
+}
+${input.front ? contentSection(input.front) : ''}
 ${
   problems.length > 0
     ? html`<div class="errors" role="alert"><p><strong>Please fix:</strong></p><ul>${problems.map(

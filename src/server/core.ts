@@ -4,6 +4,7 @@ import { parseAddonPath } from '../protocol/path.js';
 import { DEFAULT_CACHE } from './cache-control.js';
 import { handleConfigure } from './configure-route.js';
 import { STATUS_BY_CODE } from './errors.js';
+import { frontPageData } from './front.js';
 import { landingPage } from './landing.js';
 import { pageHeaders } from './page.js';
 import { createRateLimiter } from './rate-limit.js';
@@ -18,7 +19,7 @@ import {
   textResponse,
 } from './respond.js';
 import { ResponseCache } from './response-cache.js';
-import type { AddonSource, CoreRequest, CoreResponse, RequestHandler, ServerOptions } from './types.js';
+import type { AddonSource, CoreRequest, CoreResponse, Logger, RequestHandler, ServerOptions } from './types.js';
 
 const ALLOWED = 'GET, HEAD, OPTIONS';
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
@@ -36,7 +37,8 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
   const compression = options.compression ?? true;
   const cache = options.responseCache === false ? undefined : new ResponseCache(options.responseCache);
   const defaultCache = options.defaultCache ?? DEFAULT_CACHE;
-  const logger = options.logger;
+  // Without a logger a failing handler still leaves a trace: its stack on stderr, nothing else.
+  const logger = options.logger ?? STDERR_ERRORS;
   const limiter =
     options.rateLimit && options.rateLimit.perMinute > 0 ? createRateLimiter(options.rateLimit) : undefined;
   const idPrefix = Math.random().toString(36).slice(2, 8);
@@ -96,7 +98,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
         });
       }
     }
-    if (path === '/') return landing(addon, request);
+    if (path === '/') return await landing(addon, request);
     if (configure) return handleConfigure(addon, request, configure[1], baseUrl(request), 'GET');
 
     const parsed = parseAddonPath(path);
@@ -136,7 +138,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
     return { ...response, release };
   }
 
-  function landing(addon: Addon, request: CoreRequest): CoreResponse {
+  async function landing(addon: Addon, request: CoreRequest): Promise<CoreResponse> {
     const base = baseUrl(request);
     const manifest = addon.manifest;
     if (manifest.behaviorHints?.configurable && (manifest.config?.length ?? 0) > 0) {
@@ -147,7 +149,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
       };
     }
     const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
-    return htmlResponse(200, landingPage(manifest, base, nonce), pageHeaders(nonce));
+    return htmlResponse(200, landingPage(manifest, base, nonce, await frontPageData(addon)), pageHeaders(nonce));
   }
 
   function failure(error: unknown, requestId: string): CoreResponse {
@@ -158,6 +160,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
       if (status < 500) return jsonError(status, error.code, error.message, requestId);
       return jsonError(status, error.code, 'Internal server error', requestId);
     }
+    // The client gets no internals (a message may hold a secret); the log has the stack, under the same request id.
     return jsonError(500, 'HANDLER_FAILED', 'Internal server error', requestId);
   }
 
@@ -222,6 +225,18 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
     return response;
   }
 }
+
+/** The default logger: request lines off, failures (with their stack) to stderr. */
+const STDERR_ERRORS: Logger = {
+  requests: false,
+  info() {},
+  error(record) {
+    const { stack, error, ...rest } = record;
+    console.error(
+      `marquee: request failed ${JSON.stringify(rest)}\n${typeof stack === 'string' ? stack : String(error)}`,
+    );
+  },
+};
 
 const FIRST_SEGMENTS = new Set([
   'catalog',

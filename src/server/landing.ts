@@ -1,19 +1,24 @@
 import type { Manifest } from '../protocol/manifest.js';
+import { contentSection, type FrontData, installSection } from './front.js';
 import { html } from './html.js';
-import { addonSummary, installBlock, layout } from './page.js';
+import { layout } from './page.js';
 
-/** The landing page at `/`: what the add-on is and how to install it. Every string is escaped. */
-export function landingPage(manifest: Manifest, baseUrl: string, nonce: string): string {
+/**
+ * The front page at `/`: what the add-on is, how to install it, a few posters of each catalog and
+ * what is on now. Every string is escaped.
+ */
+export function landingPage(manifest: Manifest, baseUrl: string, nonce: string, data: FrontData): string {
   const needsConfig = manifest.behaviorHints?.configurationRequired === true;
   const configurable = (manifest.config?.length ?? 0) > 0;
   const body = html`
-${addonSummary(manifest)}
+<p class="lead">${manifest.description}</p>
 ${
   needsConfig
     ? html`<p>This add-on needs a few settings first.</p><p><a class="button" href="${baseUrl}/configure">Configure</a></p>`
-    : html`${installBlock(`${baseUrl}/manifest.json`)}${
-        configurable ? html`<p><a href="${baseUrl}/configure">Configure before installing</a></p>` : ''
+    : html`${installSection(`${baseUrl}/manifest.json`)}${
+        configurable ? html`<p><a href="${baseUrl}/configure">Choose your settings before installing</a></p>` : ''
       }`
-}`;
+}
+${contentSection(data)}`;
   return layout(manifest, nonce, manifest.name, body);
 }

@@ -27,7 +27,7 @@ const STYLE = `
 * { box-sizing: border-box; }
 body { margin: 0; min-height: 100vh; display: flex; justify-content: center; align-items: flex-start;
   background: color-mix(in srgb, CanvasText 5%, Canvas); color: CanvasText; }
-main { width: min(40rem, 100% - 1.5rem); margin: 1.5rem 0 3rem; padding: clamp(1.25rem, 4vw, 2.25rem);
+main { width: min(46rem, 100% - 1.5rem); margin: 1.5rem 0 3rem; padding: clamp(1.25rem, 4vw, 2.25rem);
   background: Canvas; border: 1px solid var(--line); border-radius: 1rem; box-shadow: 0 .5rem 2rem rgb(0 0 0 / 6%); }
 header { display: flex; gap: 1rem; align-items: center; }
 header img { width: 4rem; height: 4rem; flex: none; border-radius: .9rem; object-fit: contain; }
@@ -62,7 +62,26 @@ input[type=text], input[type=number], input[type=password], select { width: 100%
 .result { margin: 0 0 1.5rem; padding: 1.1rem 1.25rem; border-radius: .75rem;
   background: color-mix(in srgb, var(--accent) 10%, transparent); border: 1px solid color-mix(in srgb, var(--accent) 35%, transparent); }
 .result label { display: block; margin-top: 1rem; font-size: .9rem; }
-@media (max-width: 30rem) { .copy { flex-direction: column; } }
+.buttons { display: flex; flex-wrap: wrap; gap: .6rem; margin: 0 0 1rem; }
+.button.secondary { background: transparent; color: var(--accent); box-shadow: inset 0 0 0 2px var(--accent); }
+.install { display: grid; grid-template-columns: 1fr auto; gap: 1.25rem; align-items: start; margin: 0 0 1rem; }
+.install label { display: block; font-size: .9rem; }
+.qr { margin: 0; width: 8.5rem; text-align: center; } .qr svg { width: 100%; height: auto; display: block; border-radius: .4rem; }
+.qr figcaption { font-size: .75rem; opacity: .75; margin-top: .3rem; }
+h3 { margin: 1.1rem 0 .5rem; font-size: 1rem; }
+.posters { display: flex; gap: .6rem; overflow-x: auto; list-style: none; margin: 0; padding: 0 0 .4rem; }
+.posters li { flex: none; width: 5.6rem; font-size: .75rem; line-height: 1.25; }
+.posters img { display: block; width: 100%; aspect-ratio: 2 / 3; object-fit: cover; border-radius: .45rem;
+  background: color-mix(in srgb, CanvasText 10%, transparent); margin-bottom: .25rem; }
+.posters span { display: -webkit-box; -webkit-line-clamp: 2; -webkit-box-orient: vertical; overflow: hidden; }
+.now-on ul { list-style: none; padding: 0; margin: 0; display: grid; gap: .5rem;
+  grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); }
+.now-on li { display: flex; gap: .6rem; align-items: center; padding: .5rem .6rem; border: 1px solid var(--line); border-radius: .6rem; }
+.now-on img { width: 2.6rem; height: 2.6rem; object-fit: contain; flex: none; border-radius: .3rem; }
+.now-on li > div { display: grid; min-width: 0; flex: 1; }
+.now-on .programme { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.now-on progress { width: 100%; height: .4rem; accent-color: var(--accent); }
+@media (max-width: 30rem) { .copy { flex-direction: column; } .install { grid-template-columns: 1fr; } .qr { justify-self: center; } }
 @media (prefers-color-scheme: dark) { :root { --accent: #9b84ff; --accent-text: #14102a; --error: #ff8a80; } }
 `;
 
@@ -94,15 +113,6 @@ ${body}
 <script nonce="${nonce}">${new SafeHtml(COPY_SCRIPT)}</script>
 </body>
 </html>`.value;
-}
-
-/** The install link and a copyable https manifest URL. */
-export function installBlock(manifestUrl: string): SafeHtml {
-  const stremioUrl = manifestUrl.replace(/^https?:\/\//, 'stremio://');
-  return html`<p><a class="button" href="${stremioUrl}">Install in Stremio</a></p>
-<label for="manifest-url">Or paste this address into Stremio's add-on search:</label>
-<div class="copy"><input id="manifest-url" type="text" readonly value="${manifestUrl}">
-<button type="button" class="button" data-copy="manifest-url">Copy</button></div>`;
 }
 
 /** What the add-on is: description, types and catalogs (landing page and export index). */

@@ -38,6 +38,16 @@ export type {
   StreamInput,
   StreamRow,
 } from './livetv/types.js';
+export {
+  bumpMinor,
+  describeManifestChange,
+  lastManifestChange,
+  type ManifestChange,
+  type ManifestRecord,
+  manifestChanges,
+  manifestFacts,
+  recordManifest,
+} from './manifest-changes.js';
 export { APPLICATION_ID } from './migrate.js';
 export {
   acceptsShrink,

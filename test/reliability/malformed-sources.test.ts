@@ -260,7 +260,7 @@ describe('library files that cannot be used keep the previous answers byte for b
     await expectKept(
       'library',
       { corpus: 'library/not-a-library.json' },
-      /holds no usable item \(the first problem: .*type: is required; item skipped\)/,
+      /holds no usable item \(the first item skipped: .*type: is required; item skipped\)/,
     );
   });
 });

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { MarqueeError } from '../../errors.js';
 import { exportAddon } from '../../export/index.js';
-import { openStore } from '../../store/index.js';
+import { describeManifestChange, openStore } from '../../store/index.js';
 import { buildAddon, importAll, isDemo, prepareDemo } from '../app.js';
 import type { Command } from '../command.js';
 import { describeOutcome } from '../report.js';
@@ -50,7 +50,9 @@ export const exportCommand: Command = {
         const outcome = await importAll(store, settings);
         if (!values.json) io.stderr.write(`exporting the embedded demo\n${describeOutcome(outcome).join('\n')}\n`);
       }
-      const addon = buildAddon(store, settings, settings.security?.configKeyFile ?? `${db}.keys.json`);
+      const addon = buildAddon(store, settings, settings.security?.configKeyFile ?? `${db}.keys.json`, (change) =>
+        io.stderr.write(`marquee export: warning: ${describeManifestChange(change)}\n`),
+      );
       const report = await exportAddon(addon, resolve(io.cwd, values.out), {
         force: values.force === true,
         guideDays: { from: -1, to: daysAhead },

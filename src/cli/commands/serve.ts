@@ -1,4 +1,5 @@
 import { existsSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { renderUnicodeCompact } from 'uqr';
 import { type Addon, type WarmUpOptions, warmUp } from '../../addon/index.js';
@@ -6,7 +7,7 @@ import { demoGuide } from '../../demo/index.js';
 import { MarqueeError } from '../../errors.js';
 import { createRefresher, type SourceState } from '../../livetv/index.js';
 import { createRequestHandler, listen } from '../../server/index.js';
-import { openStore } from '../../store/index.js';
+import { describeManifestChange, type ManifestChange, openStore } from '../../store/index.js';
 import { buildAddon, importAll, isDemo, prepareDemo } from '../app.js';
 import type { Command } from '../command.js';
 import { importInWorker } from '../import-worker.js';
@@ -19,6 +20,27 @@ const KEPT = '  kept: ';
 import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS } from '../resolve.js';
 
 const DEFAULT_REFRESH_HOURS = 6;
+
+/**
+ * Fail before the import and warm-up (seconds) when the port cannot be had, instead of after them.
+ * The port is let go at once; `listen` takes it again when the add-on is ready.
+ */
+async function checkPort(port: number, host: string): Promise<string | undefined> {
+  if (port === 0) return undefined;
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      resolve(
+        error.code === 'EADDRINUSE'
+          ? `port ${port} on ${host} is already in use (another marquee serve?): stop that program, or choose another port with --port`
+          : error.code === 'EACCES'
+            ? `port ${port} on ${host} needs privileges: choose a port above 1023 with --port`
+            : `cannot listen on ${host}:${port}: ${error.message}`,
+      ),
+    );
+    probe.listen(port, host, () => probe.close(() => resolve(undefined)));
+  });
+}
 
 /** True when the database file exists and an earlier import left channels or library items in it. */
 function holdsData(db: string): boolean {
@@ -103,6 +125,11 @@ export const serveCommand: Command = {
   async run(values, _positionals, io) {
     const resolved = resolveSettings(values, io.cwd);
     let settings = resolved.settings;
+    const portProblem = await checkPort(settings.port ?? 7000, settings.host ?? '127.0.0.1');
+    if (portProblem) {
+      io.stderr.write(`marquee serve: ${portProblem}\n`);
+      return 1;
+    }
     // With no source configured, what an earlier `marquee import` stored is served; the demo is for
     // an empty database. The demo always lives in its own temporary database: imported into the
     // user's, it would replace stored data, and on the next start be served with a stale guide.
@@ -126,7 +153,7 @@ export const serveCommand: Command = {
         log.event(demo ? 'importing the embedded demo' : 'importing the configured sources');
         const outcome = await importAll(store, settings);
         for (const line of describeOutcome(outcome)) if (!line.startsWith(KEPT)) log.event(line);
-        for (const kept of keptSourceList(outcome)) log.warn({ msg: kept.message });
+        for (const kept of keptSourceList(outcome)) log.warn(kept.message);
         if (outcome.livetv && !('error' in outcome.livetv)) previous = outcome.livetv.state;
         if (!importSucceeded(outcome) && store.counts().channels === 0 && store.libraryCounts().items === 0) {
           io.stderr.write(
@@ -135,7 +162,9 @@ export const serveCommand: Command = {
           return 1;
         }
       }
-      let addon: Addon = buildAddon(store, settings, keyFile);
+      const manifestChanged = (change: ManifestChange) =>
+        log.warn(describeManifestChange(change), { added: change.added, removed: change.removed });
+      let addon: Addon = buildAddon(store, settings, keyFile, manifestChanged);
       for (const w of addon.warnings) log.event(`manifest warning: ${w.path}: ${w.message}`);
       const handler = createRequestHandler(() => addon, {
         logger: log,
@@ -209,7 +238,8 @@ export const serveCommand: Command = {
                 // A source kept for longer than 3 refresh intervals needs the operator: `error`.
                 for (const kept of keptSourceList(outcome)) {
                   const long = Date.now() - kept.keptSince > 3 * hours * 3_600_000;
-                  (long ? log.error : log.warn)({ msg: `refresh: ${kept.message}` });
+                  if (long) log.error({ msg: `refresh: ${kept.message}` });
+                  else log.warn(`refresh: ${kept.message}`);
                 }
                 for (const f of failedParts(outcome)) {
                   log.error({
@@ -218,7 +248,7 @@ export const serveCommand: Command = {
                   });
                 }
                 if (outcome.livetv && !('error' in outcome.livetv)) previous = outcome.livetv.state;
-                addon = buildAddon(store, settings, keyFile);
+                addon = buildAddon(store, settings, keyFile, manifestChanged);
                 void warm(addon);
               },
               onError: (error, info) =>

@@ -46,4 +46,21 @@ export const coreMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    // Numbered after core-002-source-states (issue #17), which lands beside it.
+    name: 'core-003-manifest-changes',
+    up(db) {
+      db.exec(`
+        CREATE TABLE manifest_versions (
+          id INTEGER PRIMARY KEY,
+          at INTEGER NOT NULL,         -- epoch ms the server first built this manifest
+          base_version TEXT NOT NULL,  -- the version the settings give
+          version TEXT NOT NULL,       -- the version served (bumped on each change)
+          facts TEXT NOT NULL,         -- JSON: what routes or lists content (manifestFacts)
+          added TEXT NOT NULL,         -- JSON: facts new since the previous row
+          removed TEXT NOT NULL        -- JSON: facts gone since the previous row
+        );
+      `);
+    },
+  },
 ];

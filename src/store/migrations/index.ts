@@ -20,4 +20,5 @@ export const MIGRATIONS: readonly Migration[] = [
   liveTvMigrations[2]!,
   liveTvMigrations[3]!,
   coreMigrations[1]!,
+  coreMigrations[2]!,
 ];

@@ -1,0 +1,446 @@
+/**
+ * Every code block in README.md and docs/*.md runs here, as a reader would run it. A block names
+ * its runner in a comment on the line above it (`<!-- test: NAME -->`); a block without one, or
+ * naming no runner below, fails the suite, so a new block cannot be left untested. Runners start
+ * modules as files of their own and shell lines with `marquee`/`npx marquee`/`npm start` from
+ * this checkout (test/docs/blocks.ts), and assert what they answer. Where a block names an
+ * address the test cannot reach (a public host), the runner says what it substitutes.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildAddon, importAll } from '../src/cli/app.js';
+import { loadSettingsFile } from '../src/cli/settings.js';
+import { demoGuide, demoPlaylist } from '../src/demo/index.js';
+import { parseLibraryCsv, parseLibraryJson } from '../src/library/index.js';
+import { openStore, shrinkReason, sourceKey, sourceLine, yieldPolicy } from '../src/store/index.js';
+import {
+  type Block,
+  commandsOf,
+  documentationFiles,
+  extractBlocks,
+  ROOT,
+  startModule,
+  startShell,
+  typecheck,
+} from './docs/blocks.js';
+import { httpRequest } from './helpers/http.js';
+
+const dirs: string[] = [];
+function folder(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'marquee-docs-'));
+  dirs.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A folder holding the files the README's commands name: a playlist, a gzip guide around now, a library. */
+function ownFiles(): string {
+  const dir = folder();
+  writeFileSync(join(dir, 'tv.m3u'), demoPlaylist());
+  writeFileSync(join(dir, 'guide.xml.gz'), gzipSync(demoGuide(Date.now())));
+  writeFileSync(join(dir, 'movies.json'), readFileSync(join(ROOT, 'examples', 'library', 'library.json')));
+  return dir;
+}
+
+const RUNNERS: Record<string, (block: Block) => Promise<void>> = {
+  /** `npm ci && npm start` / `npm ci && npm run check`: start serves the demo; CI runs both lines. */
+  async 'readme-start'(block) {
+    const commands = commandsOf(block);
+    expect(commands).toEqual(['npm ci && npm start', 'npm ci && npm run check']);
+    // The test machine has run `npm ci` already, and `npm run check` is this very run (as .ci/run does).
+    const ci = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
+    expect(ci).toMatch(/npm ci\b[^\n]*\n+npm run check/);
+    const started = startShell(folder(), 'npm start', { MARQUEE_PORT: '0' });
+    try {
+      const [, url] = await started.waitFor(/manifest: +(\S+)/, 60_000);
+      const manifest = await httpRequest(url!, new URL(url!).pathname);
+      expect(manifest.status).toBe(200);
+      expect(manifest.json().name).toBe('Marquee Demo');
+      const front = await httpRequest(url!, '/');
+      expect(front.status).toBeLessThan(400);
+    } finally {
+      expect(await started.stop()).toBe(0);
+    }
+  },
+
+  /** Import the three files, then serve them (on a free port: MARQUEE_PORT=0, the flags are the block's). */
+  async 'readme-own-files'(block) {
+    const [importLine, serveLine, ...rest] = commandsOf(block);
+    expect(rest).toEqual([]);
+    const dir = ownFiles();
+    const imported = startShell(dir, importLine!);
+    const code = await imported.exited;
+    expect(imported.stderr(), imported.stderr()).not.toMatch(/error|problem/i);
+    expect(code, imported.stdout() + imported.stderr()).toBe(0);
+    expect(imported.stdout()).toMatch(/channel/);
+    // --public-url names the address users reach; the test reaches the port it gives MARQUEE_PORT.
+    const local = await freePort();
+    const served = startShell(dir, serveLine!, { MARQUEE_PORT: String(local) });
+    try {
+      const [, printed] = await served.waitFor(/manifest: +(\S+)/, 60_000);
+      expect(printed).toBe('https://tv.example.org/manifest.json');
+      const manifest = await httpRequest(`http://127.0.0.1:${local}`, '/manifest.json');
+      expect(manifest.status).toBe(200);
+      const body = manifest.json();
+      expect(body.types).toEqual(expect.arrayContaining(['tv', 'movie']));
+      const guide = await httpRequest(
+        `http://127.0.0.1:${local}`,
+        `/catalog/tv/mq-tv-channels/date=${new Date().toISOString().slice(0, 10)}.json`,
+      );
+      expect(guide.json().metasDetailed.length).toBeGreaterThan(0);
+    } finally {
+      expect(await served.stop()).toBe(0);
+    }
+  },
+
+  /** The settings file: read and checked as `marquee` reads it; relative paths resolve beside it. */
+  async 'readme-settings'(block) {
+    const dir = folder();
+    writeFileSync(join(dir, 'marquee.yaml'), block.text);
+    const settings = loadSettingsFile(join(dir, 'marquee.yaml'));
+    expect(settings.port).toBe(7000);
+    expect(settings.livetv?.playlists).toEqual([join(dir, 'tv.m3u')]);
+    expect(settings.livetv?.guides?.[1]).toEqual({ url: join(dir, 'local-guide.xml'), shiftHours: 1 });
+    expect(settings.library?.files).toEqual([join(dir, 'movies.json'), join(dir, 'series.csv')]);
+  },
+
+  /** The SDK example as films.mjs: it starts, prints its address, and answers catalog, genre and streams. */
+  async 'readme-sdk'(block) {
+    // README says the same code works as films.ts, its handlers typed from the manifest.
+    expect(await typecheck(folder(), 'films.ts', block.text)).toBe('');
+    const started = startModule(folder(), 'films.mjs', block.text, { PORT: '0' });
+    try {
+      const [, base] = await started.waitFor(/open (http:\/\/\S+)\/ /);
+      const manifest = await httpRequest(base!, '/manifest.json');
+      expect(manifest.json().id).toBe('org.example.films');
+      const all = await httpRequest(base!, '/catalog/movie/films.json');
+      expect(all.status).toBe(200);
+      expect(all.json().metas.map((m: { name: string }) => m.name)).toEqual([
+        'Big Buck Bunny',
+        'Sintel',
+        'Tears of Steel',
+      ]);
+      const animation = await httpRequest(base!, '/catalog/movie/films/genre=Animation.json');
+      expect(animation.json().metas).toHaveLength(2);
+      const skipped = await httpRequest(base!, '/catalog/movie/films/skip=2.json');
+      expect(skipped.json().metas).toHaveLength(1);
+      const streams = await httpRequest(base!, '/stream/movie/tt1727587.json');
+      expect(streams.json().streams[0].url).toMatch(/^https:\/\//);
+      const none = await httpRequest(base!, '/stream/movie/tt0000001.json');
+      expect(none.json()).toEqual({ streams: [] });
+      expect(started.stderr()).toBe('');
+    } finally {
+      await started.stop();
+    }
+  },
+
+  /** `marquee check` against the demo: the block's 127.0.0.1:7000 is the demo the test started on a free port. */
+  async 'checker-usage'(block) {
+    const port = await freePort();
+    const demo = startShell(folder(), 'npm start', { MARQUEE_PORT: String(port) });
+    try {
+      await demo.waitFor(/manifest: +\S+/, 60_000);
+      const dir = folder();
+      for (const line of commandsOf(block)) {
+        expect(line).toContain('127.0.0.1:7000');
+        const check = startShell(dir, line.replace('127.0.0.1:7000', `127.0.0.1:${port}`));
+        expect(await check.exited, check.stdout() + check.stderr()).toBe(0);
+      }
+      const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
+      expect(report.ok).toBe(true);
+      expect(report.addon.name).toBe('Marquee Demo');
+      expect(report.totals.errors).toBe(0);
+    } finally {
+      expect(await demo.stop()).toBe(0);
+    }
+  },
+
+  /** exportAddon from a module: ./public holds the manifest and the catalog page. */
+  async 'export-api'(block) {
+    const dir = folder();
+    const started = startModule(dir, 'export.mjs', block.text);
+    expect(await started.exited, started.stderr()).toBe(0);
+    expect(started.stdout()).toMatch(/^\d+ \[\] \[\]\n$/);
+    expect(JSON.parse(readFileSync(join(dir, 'public', 'manifest.json'), 'utf8')).id).toBe('org.example.static');
+    expect(JSON.parse(readFileSync(join(dir, 'public', 'catalog', 'movie', 'films.json'), 'utf8')).metas).toHaveLength(
+      1,
+    );
+  },
+
+  /** The crontab line: a valid schedule, and its command run with its three paths moved into a temp folder. */
+  async 'export-cron'(block) {
+    const [line, ...rest] = commandsOf(block);
+    expect(rest).toEqual([]);
+    const fields = line!.split(/\s+/);
+    const schedule = fields.slice(0, 5);
+    expect(schedule).toEqual(['*/15', '*', '*', '*', '*']);
+    const dir = await importedFolder();
+    const command = fields
+      .slice(5)
+      .join(' ')
+      .replace('/srv/marquee', dir)
+      .replace('/var/www/addon', join(dir, 'www'))
+      .replace('/var/log/marquee-export.log', join(dir, 'export.log'));
+    const run = startShell(dir, command);
+    expect(await run.exited, readFileSync(join(dir, 'export.log'), 'utf8')).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'www', 'manifest.json'), 'utf8')).types).toContain('tv');
+    expect(readFileSync(join(dir, 'export.log'), 'utf8')).toMatch(/\d+ files/);
+  },
+
+  /** The nginx server block, on 127.0.0.1 without TLS, serving an export: CORS and the subtitles rule. */
+  async 'export-nginx'(block) {
+    const site = await exportedSite();
+    const dir = folder();
+    const port = await freePort();
+    expect(block.text).toContain('listen 443 ssl;');
+    const server = block.text
+      .replace('listen 443 ssl;', `listen 127.0.0.1:${port};`)
+      .replace('root /var/www/addon;', `root ${site};`);
+    const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `${t}_temp_path ${dir}/${t};`);
+    writeFileSync(
+      join(dir, 'nginx.conf'),
+      `user root;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nevents {}\nhttp {\naccess_log off;\n${temp.join('\n')}\n${server}}\n`,
+    );
+    const nginx = startShell(dir, `nginx -p ${dir} -c ${dir}/nginx.conf -g 'daemon off;'`);
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      await waitUntil(async () => (await httpRequest(base, '/manifest.json').catch(() => undefined))?.status === 200);
+      const manifest = await httpRequest(base, '/manifest.json');
+      expect(manifest.headers['access-control-allow-origin']).toBe('*');
+      expect(manifest.headers['cache-control']).toBe('public, max-age=300, stale-while-revalidate=1800');
+      const plain = await httpRequest(base, '/subtitles/movie/tt1727587.json');
+      expect(plain.status).toBe(200);
+      const hashed = await httpRequest(base, '/subtitles/movie/tt1727587/videoHash=0123abcd&videoSize=1000.json');
+      expect(hashed.status).toBe(200);
+      expect(hashed.json()).toEqual(plain.json());
+      expect(hashed.headers['access-control-allow-origin']).toBe('*');
+    } finally {
+      await nginx.stop();
+    }
+  },
+
+  /** python3 -m http.server on an export (the block's port 8000 moved to a free one). */
+  async 'export-python'(block) {
+    const site = await exportedSite();
+    const [line] = commandsOf(block);
+    const port = await freePort();
+    const dir = join(site, '..');
+    expect(site).toBe(join(dir, 'public'));
+    const server = startShell(dir, line!.replace(' 8000 ', ` ${port} `));
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      await waitUntil(async () => (await httpRequest(base, '/manifest.json').catch(() => undefined))?.status === 200);
+      expect((await httpRequest(base, '/manifest.json')).json().resources).toBeDefined();
+    } finally {
+      await server.stop();
+    }
+  },
+
+  /** Each line is a whole library file; each reads as the items it holds. */
+  async 'library-json-shapes'(block) {
+    const counts = commandsOf(block).map((text) => {
+      const read = parseLibraryJson(text, { source: 'shape.json' });
+      expect(read.warnings).toEqual([]);
+      return read.items.length;
+    });
+    expect(counts).toEqual([2, 1, 1]);
+  },
+
+  /** `item  →  id`: the reader gives each item the id shown. */
+  async 'library-generated-ids'(block) {
+    for (const line of commandsOf(block)) {
+      const [item, id] = line.split(/\s+→\s+/);
+      const read = parseLibraryJson(item!, { source: 'ids.json' });
+      expect(read.items.map((i) => i.id)).toEqual([id]);
+    }
+  },
+
+  /** The CSV: one series with its two episodes, each with its YouTube stream. */
+  async 'library-csv-episodes'(block) {
+    const { items, warnings } = parseLibraryCsv(block.text, { source: 'series.csv' });
+    expect(warnings).toEqual([]);
+    expect(items).toHaveLength(1);
+    expect(items[0]!.videos.map((v) => [v.season, v.episode, v.title, v.streams[0]?.ytId])).toEqual([
+      [1, 2, 'Gran Dillama', 'Z4C82eyhwgU'],
+      [1, 3, 'Llamigos', 'SkVqJ1SGeL0'],
+    ]);
+  },
+
+  /** The reading API from a module, beside a library.json and a semicolon CSV. */
+  async 'library-reading-api'(block) {
+    const dir = folder();
+    writeFileSync(join(dir, 'library.json'), readFileSync(join(ROOT, 'examples', 'library', 'library.json')));
+    writeFileSync(
+      join(dir, 'library.csv'),
+      readFileSync(join(ROOT, 'test', 'fixtures', 'library', 'movies-semicolon.csv')),
+    );
+    const started = startModule(dir, 'read.mjs', block.text);
+    expect(await started.exited, started.stderr()).toBe(0);
+    const [items, warnings, fromText, fromCsv] = started.stdout().trim().split(' ').map(Number);
+    expect(items).toBeGreaterThan(5);
+    expect(fromText).toBe(items);
+    expect(warnings).toBe(0);
+    expect(fromCsv).toBeGreaterThan(0);
+  },
+
+  /** The library API from a module: imports the three sources, serves the declared catalog. */
+  async 'library-api'(block) {
+    const dir = folder();
+    writeFileSync(join(dir, 'library.json'), readFileSync(join(ROOT, 'examples', 'library', 'library.json')));
+    writeFileSync(join(dir, 'extra.csv'), readFileSync(join(ROOT, 'test', 'fixtures', 'library', 'series.csv')));
+    cpSync(join(ROOT, 'test', 'fixtures', 'library', 'folder'), join(dir, 'items'), { recursive: true });
+    const started = startModule(dir, 'films.mjs', block.text, { PORT: '0' });
+    try {
+      const [url] = await started.waitFor(/http:\/\/\S+\/manifest\.json/);
+      const base = url!.replace(/\/manifest\.json$/, '');
+      const manifest = (await httpRequest(base, '/manifest.json')).json();
+      expect(manifest.catalogs.map((c: { id: string }) => c.id)).toEqual(['top']);
+      const top = (await httpRequest(base, '/catalog/movie/top.json')).json();
+      expect(top.metas.length).toBeGreaterThan(3);
+      expect(started.stderr()).toBe('');
+    } finally {
+      await started.stop();
+    }
+  },
+
+  /** Declared catalogs: the settings file, imported and served, declares exactly these. */
+  async 'library-catalogs-settings'(block) {
+    const dir = folder();
+    writeFileSync(join(dir, 'library.json'), readFileSync(join(ROOT, 'examples', 'library', 'library.json')));
+    writeFileSync(join(dir, 'marquee.yaml'), block.text);
+    const settings = loadSettingsFile(join(dir, 'marquee.yaml'));
+    const store = openStore(join(dir, 'marquee.db'));
+    try {
+      await importAll(store, settings);
+      const addon = buildAddon(store, settings, join(dir, 'keys.json'));
+      const catalogs = addon.manifest.catalogs.map((c) => [c.id, (c.extra ?? []).map((e) => e.name)]);
+      expect(catalogs).toEqual([
+        ['top', ['skip']],
+        ['az', ['genre', 'skip']],
+        ['shows', ['search', 'genre', 'skip']],
+      ]);
+    } finally {
+      store.close();
+    }
+  },
+
+  /** A settings file fragment: read and checked as `marquee` reads marquee.yaml. */
+  async 'settings-file'(block) {
+    const dir = folder();
+    writeFileSync(join(dir, 'marquee.yaml'), block.text);
+    expect(() => loadSettingsFile(join(dir, 'marquee.yaml'))).not.toThrow();
+  },
+
+  /**
+   * A kept source's line, as docs/livetv.md shows it: the same words and numbers the import
+   * writes (sourceLine over shrinkReason) for a guide that fell from 41,300 programmes to 0.
+   */
+  async 'kept-line'(block) {
+    const location = 'https://epg.example/guide.xml.gz';
+    const state = {
+      key: sourceKey('guide', location),
+      area: 'livetv',
+      kind: 'guide',
+      label: location,
+      position: 1,
+      goodAt: Date.parse('2026-11-23T06:00:00Z'),
+      goodCounts: { programmes: 41_300 },
+      keptSince: Date.parse('2026-11-24T06:00:00Z'),
+    };
+    const reason = shrinkReason(
+      state,
+      'programmes',
+      'programmes for our channels',
+      0,
+      yieldPolicy({}),
+      location,
+      location,
+    );
+    const line = sourceLine(
+      { key: state.key, kind: 'guide', label: location, outcome: 'kept', ...(reason ? { reason } : {}) },
+      state,
+    );
+    expect(block.text.trim()).toBe(line);
+  },
+
+  /** The live-TV API from a module: imports a playlist and a gzip guide, serves today's guide. */
+  async 'livetv-api'(block) {
+    const dir = ownFiles();
+    const started = startModule(dir, 'tv.mjs', block.text, { PORT: '0' });
+    try {
+      const [line, channels, url] = await started.waitFor(/(\d+) channels at (http:\/\/\S+)\/manifest\.json/);
+      expect(Number(channels), line).toBeGreaterThan(0);
+      const guide = await httpRequest(
+        url!,
+        `/catalog/tv/mq-tv-channels/date=${new Date().toISOString().slice(0, 10)}.json`,
+      );
+      expect(guide.json().metasDetailed).toHaveLength(Number(channels));
+      expect(started.stderr()).toBe('');
+    } finally {
+      await started.stop();
+    }
+  },
+};
+
+/** A folder where `marquee import` has imported the own files (a marquee.db beside them). */
+async function importedFolder(): Promise<string> {
+  const dir = ownFiles();
+  const run = startShell(dir, 'marquee import --playlist ./tv.m3u --epg ./guide.xml.gz --library ./movies.json');
+  expect(await run.exited, run.stderr()).toBe(0);
+  return dir;
+}
+
+let site: Promise<string> | undefined;
+/** `public/` of a folder where the own files were imported and exported. */
+function exportedSite(): Promise<string> {
+  site ??= (async () => {
+    const dir = await importedFolder();
+    const run = startShell(dir, 'marquee export --out public');
+    expect(await run.exited, run.stderr()).toBe(0);
+    return join(dir, 'public');
+  })();
+  return site;
+}
+
+/** Poll `ready` (a server starting up) for up to 20 s. */
+async function waitUntil(ready: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await ready()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('not ready within 20 s');
+}
+
+/** A port free now, for a block whose printed links name its public address instead of the port. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const ALL = documentationFiles().flatMap(extractBlocks);
+
+describe('documentation code blocks', () => {
+  it('every block names a runner that exists', () => {
+    const missing = ALL.filter((b) => b.name === undefined || !(b.name in RUNNERS)).map(
+      (b) => `${b.file}:${b.line} (${b.name ?? 'no <!-- test: NAME --> above it'})`,
+    );
+    expect(missing).toEqual([]);
+  });
+
+  for (const block of ALL) {
+    const run = block.name === undefined ? undefined : RUNNERS[block.name];
+    it.runIf(run !== undefined)(`${block.file}:${block.line} ${block.name}`, { timeout: 120_000 }, () => run!(block));
+  }
+});
