@@ -145,5 +145,16 @@ describe('marquee serve after an import that changed the manifest', () => {
       `the manifest changed (genre Horror in catalog movie/movies added); users must reinstall to see it (now ${bumpMinor(packageVersion())})`,
     );
     expect(second.stdout()).toContain(`Marquee ${bumpMinor(packageVersion())} is running`);
+
+    // `marquee status` shows the change, for people and scripts.
+    const status = await runCli(['status'], { cwd });
+    expect(status.stdout).toMatch(
+      /^manifest: \d{4}-\d\d-\d\d \d\d:\d\d UTC: the manifest changed \(genre Horror in catalog movie\/movies added\); users must reinstall/m,
+    );
+    const json = JSON.parse((await runCli(['status', '--json'], { cwd })).stdout);
+    expect(json.manifestChange).toMatchObject({
+      version: bumpMinor(packageVersion()),
+      added: ['genre Horror in catalog movie/movies'],
+    });
   });
 });

@@ -1,6 +1,13 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { formatCounts, formatTime, openStore, type SourceState } from '../../store/index.js';
+import {
+  describeManifestChange,
+  formatCounts,
+  formatTime,
+  lastManifestChange,
+  openStore,
+  type SourceState,
+} from '../../store/index.js';
 import type { Command } from '../command.js';
 import { resolveSettings, STORE_OPTIONS } from '../resolve.js';
 
@@ -70,6 +77,7 @@ export const statusCommand: Command = {
     try {
       const sources = store.sourceStates().map(statusOf);
       const last = store.lastImport();
+      const manifest = lastManifestChange(store);
       const ok = sources.length > 0 && sources.every((s) => s.ok);
       if (values.json) {
         io.stdout.write(
@@ -87,6 +95,7 @@ export const statusCommand: Command = {
                   }
                 : {}),
               sources,
+              ...(manifest ? { manifestChange: { ...manifest, at: iso(manifest.at) } } : {}),
             },
             null,
             2,
@@ -112,6 +121,7 @@ export const statusCommand: Command = {
         if (s.keptSince) lines.push(`       kept since:   ${formatTime(Date.parse(s.keptSince))}`);
         lines.push(`       serving:      ${s.serving}`);
       }
+      if (manifest) lines.push(`manifest: ${formatTime(manifest.at)}: ${describeManifestChange(manifest)}`);
       io.stdout.write(`${lines.join('\n')}\n`);
       return ok ? 0 : 1;
     } finally {
