@@ -7,6 +7,7 @@ import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'n
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isMarqueeError } from '../src/errors.js';
 import { importLiveTv } from '../src/livetv/index.js';
@@ -192,6 +193,31 @@ describe('sources that go bad keep what they served', () => {
     expect(isMarqueeError(error, 'IMPORT_FAILED')).toBe(true);
     expect((error as Error).message).toMatch(/channels\.m3u: no channel to serve \(none left after the group filters/);
     expect(store.countChannels()).toBe(8);
+  });
+
+  it('on a store imported before sources had states, refuses a bad source once, as it always did', async () => {
+    const { store, dir } = open();
+    const guide = join(dir, 'guide.xml');
+    copyFileSync(fixture('guide.xml'), guide);
+    await importFixtures(store, { guides: [{ location: guide }] });
+    // What an earlier version left: the data, and no source state.
+    const db = new Database(store.file);
+    db.exec('DELETE FROM source_states');
+    db.close();
+    const version = store.dataVersion();
+    copyFileSync(fixture('not-a-guide.xml'), guide);
+    const error = await importFixtures(store, { guides: [{ location: guide }] }).catch((e: unknown) => e);
+    expect(isMarqueeError(error, 'IMPORT_FAILED')).toBe(true);
+    expect((error as Error).message).toMatch(
+      /guide .*guide\.xml failed: .*; nothing was imported \(this store has no last good copy of its sources yet\), the previous data is still served/,
+    );
+    expect(store.dataVersion()).toBe(version);
+    // The next good import records the copies; from then on a bad guide is kept.
+    copyFileSync(fixture('guide.xml'), guide);
+    await importFixtures(store, { guides: [{ location: guide }] });
+    copyFileSync(fixture('not-a-guide.xml'), guide);
+    const kept = await importFixtures(store, { guides: [{ location: guide }] });
+    expect(kept.sources.find((s) => s.location === guide)?.outcome).toBe('kept');
   });
 
   it('refuses the import when no playlist ever imported well', async () => {
