@@ -4,7 +4,7 @@
  * against it, and a stop that lets a request in flight finish. Plus the real `bin/marquee.js`.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -204,13 +204,44 @@ describe('marquee export of the demo', () => {
       const { code, stdout, stderr } = await runCli(['export', '--out', 'site', '--days-ahead', '1'], { cwd: dir });
       expect(code, stderr).toBe(0);
       expect(stdout).toMatch(/^wrote \d+ files/);
-      expect(stderr).toContain('exporting the embedded demo');
+      expect(stderr).toMatch(/exporting the embedded demo \(.*marquee\.db holds no data and no source is configured\)/);
       const manifest = JSON.parse(readFileSync(join(dir, 'site', 'manifest.json'), 'utf8'));
       expect(manifest.id).toBe('org.marquee.demo');
       const movies = JSON.parse(readFileSync(join(dir, 'site', 'catalog', 'movie', 'movies.json'), 'utf8'));
       expect(movies.metas.length).toBeGreaterThanOrEqual(5);
       const day = join(dir, 'site', 'catalog', 'tv', 'mq-tv-channels', `date=${today()}.json`);
       expect(JSON.parse(readFileSync(day, 'utf8')).metasDetailed).toHaveLength(6);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('marquee export of a database', () => {
+  it('exports what the database serves, the demo only with --demo, and leaves the database alone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'marquee-export-db-'));
+    try {
+      const films = [{ id: 'tt1727587', type: 'movie', name: 'Sintel', genres: ['Animation'] }];
+      writeFileSync(join(dir, 'films.json'), JSON.stringify(films));
+      expect((await runCli(['import', '--library', 'films.json', '--db', 'mine.db'], { cwd: dir })).code).toBe(0);
+
+      // No source configured, but the database holds data: that data is exported.
+      const own = await runCli(['export', '--db', 'mine.db', '--out', 'site'], { cwd: dir });
+      expect(own.code, own.stderr).toBe(0);
+      expect(own.stderr).not.toContain('demo');
+      const manifest = JSON.parse(readFileSync(join(dir, 'site', 'manifest.json'), 'utf8'));
+      expect(manifest.id).not.toBe('org.marquee.demo');
+      const movies = JSON.parse(readFileSync(join(dir, 'site', 'catalog', 'movie', 'movies.json'), 'utf8'));
+      expect(movies.metas.map((m: { name: string }) => m.name)).toEqual(['Sintel']);
+
+      const before = readFileSync(join(dir, 'mine.db'));
+      const demo = await runCli(['export', '--db', 'mine.db', '--out', 'demo-site', '--demo', '--days-ahead', '0'], {
+        cwd: dir,
+      });
+      expect(demo.code, demo.stderr).toBe(0);
+      expect(demo.stderr).toContain('exporting the embedded demo (--demo)');
+      expect(JSON.parse(readFileSync(join(dir, 'demo-site', 'manifest.json'), 'utf8')).id).toBe('org.marquee.demo');
+      expect(readFileSync(join(dir, 'mine.db')).equals(before)).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

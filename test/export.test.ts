@@ -7,7 +7,7 @@
  * here (horizon, tricky values) serve every group.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -316,20 +316,48 @@ describe('bounds', () => {
 });
 
 describe('the export folder', () => {
-  it('refuses a non-empty folder that is not an export, and leaves it untouched', async () => {
+  it('refuses a non-empty folder that is not an export, even with force, naming its first file', async () => {
     const out = join(root, 'mine');
     await mkdir(out);
     await writeFile(join(out, 'notes.txt'), 'my notes');
-    await expect(exportAddon(horizonAddon([]), out, { now: () => NOW })).rejects.toMatchObject({
-      code: 'INVALID_SETTINGS',
-      message: expect.stringContaining(`${out} is not empty and holds no ${MARKER_FILE}`),
-    });
-    expect(await readdir(out)).toEqual(['notes.txt']);
+    await writeFile(join(out, 'budget.ods'), 'x');
+    for (const force of [false, true]) {
+      await expect(exportAddon(horizonAddon([]), out, { now: () => NOW, force })).rejects.toMatchObject({
+        code: 'INVALID_SETTINGS',
+        message: expect.stringContaining(`${out} holds budget.ods and no ${MARKER_FILE}`),
+      });
+    }
+    expect((await readdir(out)).sort()).toEqual(['budget.ods', 'notes.txt']);
     expect((await readdir(root)).filter((n) => n.startsWith('.mine'))).toEqual([]);
+  });
 
+  it('replaces a previous export that gained a foreign file only with force, and never one holding a database or key ring', async () => {
+    const out = join(root, 'gained');
+    await exportAddon(horizonAddon([]), out, { now: () => NOW });
+    await writeFile(join(out, 'README.txt'), 'mine');
+    await expect(exportAddon(horizonAddon([]), out, { now: () => NOW })).rejects.toMatchObject({
+      message: expect.stringContaining('holds a previous export and README.txt, which it did not write'),
+    });
     await exportAddon(horizonAddon([]), out, { now: () => NOW, force: true });
-    expect(existsSync(join(out, 'notes.txt'))).toBe(false);
-    expect(existsSync(join(out, 'manifest.json'))).toBe(true);
+    expect(existsSync(join(out, 'README.txt'))).toBe(false);
+
+    for (const name of ['marquee.db', 'marquee.db.keys.json', 'store']) {
+      await writeFile(join(out, name), name === 'store' ? 'SQLite format 3\0 and pages' : '{}');
+      await expect(exportAddon(horizonAddon([]), out, { now: () => NOW, force: true })).rejects.toMatchObject({
+        message: expect.stringContaining(`holds ${name}, a database or key ring that no export writes`),
+      });
+      expect(existsSync(join(out, name))).toBe(true);
+      await rm(join(out, name));
+    }
+  });
+
+  it('writes folders and files a static web server can read (the umask applies, not 0700)', async () => {
+    const out = join(root, 'modes');
+    await exportAddon(horizonAddon([]), out, { now: () => NOW });
+    const mask = process.umask();
+    expect((await stat(out)).mode & 0o777).toBe(0o777 & ~mask);
+    expect((await stat(join(out, 'catalog'))).mode & 0o777).toBe(0o777 & ~mask);
+    expect((await stat(join(out, 'manifest.json'))).mode & 0o777).toBe(0o666 & ~mask);
   });
 
   it('refuses a file where the folder should be', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +8,7 @@ import { ADULT_CONFIG_FIELD, createLibraryPart, importLibrary, refreshAddonCatal
 import { createLiveTvPart, importLiveTv, type LiveTvImportResult, type SourceState } from '../livetv/index.js';
 import type { ConfigField } from '../protocol/index.js';
 import { createTokenCodec } from '../server/index.js';
-import { type ManifestChange, recordManifest, type Store } from '../store/index.js';
+import { type ManifestChange, openStore, recordManifest, type Store } from '../store/index.js';
 import { loadOrCreateKeyRing } from './keys.js';
 import { collectGarbage } from './memory.js';
 import type { Settings } from './settings.js';
@@ -24,6 +24,17 @@ export function isDemo(settings: Settings): boolean {
     (settings.library?.files?.length ?? 0) === 0 &&
     (settings.addonCatalogs?.length ?? 0) === 0
   );
+}
+
+/** Does the database file `db` exist and hold imported data (channels or library items)? */
+export function holdsData(db: string): boolean {
+  if (!existsSync(db)) return false;
+  const store = openStore(db);
+  try {
+    return store.counts().channels > 0 || store.libraryCounts().items > 0;
+  } finally {
+    store.close();
+  }
 }
 
 /** Write the demo's playlist and a guide around `now` into a fresh temp folder; the settings that import them. */

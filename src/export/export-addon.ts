@@ -1,4 +1,4 @@
-import { rm, writeFile } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Addon } from '../addon/index.js';
 import { MarqueeError } from '../errors.js';
@@ -112,10 +112,13 @@ export async function exportAddon(addon: Addon, outDir: string, options: ExportO
       warnings: crawl.warnings,
     };
     // The marker is written last and outside the bounds: without it the folder is not ours to replace.
+    const entries = (await readdir(staging)).sort();
     const marker = JSON.stringify(
       {
         generator: MARKER_GENERATOR,
-        markerVersion: 1,
+        markerVersion: 2,
+        // What this export put at the folder's root: anything else there later is someone else's.
+        entries,
         exportedAt,
         addon: { id: manifest.id, version: manifest.version, name: manifest.name },
         files: crawl.writer.files + 1,

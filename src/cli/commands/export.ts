@@ -1,8 +1,8 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { MarqueeError } from '../../errors.js';
 import { exportAddon } from '../../export/index.js';
 import { describeManifestChange, openStore } from '../../store/index.js';
-import { buildAddon, importAll, isDemo, prepareDemo } from '../app.js';
+import { buildAddon, holdsData, importAll, isDemo, prepareDemo } from '../app.js';
 import type { Command } from '../command.js';
 import { describeOutcome } from '../report.js';
 import { resolveSettings, STORE_OPTIONS } from '../resolve.js';
@@ -10,7 +10,7 @@ import { resolveSettings, STORE_OPTIONS } from '../resolve.js';
 export const exportCommand: Command = {
   name: 'export',
   summary: 'write the whole add-on as static files for any static host or CDN',
-  usage: 'marquee export --out DIR [--db FILE] [--config FILE] [--force]',
+  usage: 'marquee export --out DIR [--db FILE] [--config FILE] [--force] [--demo]',
   options: {
     out: {
       type: 'string',
@@ -20,7 +20,16 @@ export const exportCommand: Command = {
       description: 'folder to write (replaced atomically)',
     },
     ...STORE_OPTIONS,
-    force: { type: 'boolean', description: 'replace a non-empty folder that is not an earlier export' },
+    force: {
+      type: 'boolean',
+      description:
+        'replace an earlier export that has gained files it did not write (a folder that is not an export, or holds a database or key ring, is never replaced)',
+    },
+    demo: {
+      type: 'boolean',
+      env: 'MARQUEE_DEMO',
+      description: 'export the embedded demo (in a temporary database) instead of what the database serves',
+    },
     'public-url': {
       type: 'string',
       value: 'URL',
@@ -41,16 +50,24 @@ export const exportCommand: Command = {
       throw new MarqueeError('INVALID_SETTINGS', '--days-ahead must be a whole number from 0 to 60');
     }
     let { settings } = resolveSettings(values, io.cwd);
-    const demo = isDemo(settings) ? prepareDemo(Date.now()) : undefined;
-    if (demo) settings = { ...settings, ...demo.settings };
-    const db = settings.db ?? resolve(io.cwd, 'marquee.db');
+    // What the database serves is exported; the demo only when asked for, or when the database
+    // holds nothing and no source is configured (and then it says so). Like `serve`, the demo
+    // lives in a temporary database of its own: imported into the user's, it would replace data.
+    const userDb = settings.db ?? resolve(io.cwd, 'marquee.db');
+    const demo = values.demo === true || (isDemo(settings) && !holdsData(userDb)) ? prepareDemo(Date.now()) : undefined;
+    if (demo) settings = { ...settings, ...demo.settings, db: join(demo.dir, 'demo.db') };
+    const db = settings.db ?? userDb;
     const store = openStore(db);
     try {
       if (demo) {
         const outcome = await importAll(store, settings);
-        if (!values.json) io.stderr.write(`exporting the embedded demo\n${describeOutcome(outcome).join('\n')}\n`);
+        io.stderr.write(
+          `marquee export: exporting the embedded demo (${values.demo === true ? '--demo' : `${userDb} holds no data and no source is configured`})\n` +
+            (values.json ? '' : `${describeOutcome(outcome).join('\n')}\n`),
+        );
       }
-      const addon = buildAddon(store, settings, settings.security?.configKeyFile ?? `${db}.keys.json`, (change) =>
+      const keyFile = settings.security?.configKeyFile ?? `${db}.keys.json`;
+      const addon = buildAddon(store, settings, keyFile, (change) =>
         io.stderr.write(`marquee export: warning: ${describeManifestChange(change)}\n`),
       );
       const report = await exportAddon(addon, resolve(io.cwd, values.out), {

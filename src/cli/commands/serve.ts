@@ -8,7 +8,7 @@ import { MarqueeError } from '../../errors.js';
 import { createRefresher, type SourceState } from '../../livetv/index.js';
 import { createRequestHandler, listen } from '../../server/index.js';
 import { describeManifestChange, type ManifestChange, openStore } from '../../store/index.js';
-import { buildAddon, importAll, isDemo, prepareDemo } from '../app.js';
+import { buildAddon, holdsData, importAll, isDemo, prepareDemo } from '../app.js';
 import type { Command } from '../command.js';
 import { importInWorker } from '../import-worker.js';
 import { createLogger } from '../log.js';
@@ -40,17 +40,6 @@ async function checkPort(port: number, host: string): Promise<string | undefined
     );
     probe.listen(port, host, () => probe.close(() => resolve(undefined)));
   });
-}
-
-/** True when the database file exists and an earlier import left channels or library items in it. */
-function holdsData(db: string): boolean {
-  if (!existsSync(db)) return false;
-  const store = openStore(db);
-  try {
-    return store.counts().channels > 0 || store.libraryCounts().items > 0;
-  } finally {
-    store.close();
-  }
 }
 
 export const serveCommand: Command = {
