@@ -6,6 +6,7 @@ import { importCommand } from './commands/import.js';
 import { rotateKeyCommand } from './commands/rotate-key.js';
 import { serveCommand } from './commands/serve.js';
 import { statusCommand } from './commands/status.js';
+import { printableStream } from './printable.js';
 import { version } from './version.js';
 
 const COMMANDS: readonly Command[] = [
@@ -44,7 +45,9 @@ function defaultIo(): Io {
  *
  * @example process.exitCode = await main(['serve', '--port', '7000'])
  */
-export async function main(argv: string[], io: Io = defaultIo()): Promise<number> {
+export async function main(argv: string[], given: Io = defaultIo()): Promise<number> {
+  // Everything printed may carry names from sources and other add-ons: control characters escaped.
+  const io: Io = { ...given, stdout: printableStream(given.stdout), stderr: printableStream(given.stderr) };
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(usage());

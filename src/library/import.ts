@@ -9,6 +9,7 @@ import { stat } from 'node:fs/promises';
 import { sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { isMarqueeError, MarqueeError } from '../errors.js';
+import { cleanName, cleanText } from '../sources/clean.js';
 import { readCopyText } from '../sources/input/index.js';
 import {
   assembleLibraryFolder,
@@ -102,6 +103,22 @@ class Warnings {
     this.count += list.length;
     for (const w of list) if (this.kept.length < this.max) this.kept.push(w);
   }
+}
+
+/** `item` with the control characters of its name, description and episodes' texts removed (sources/clean.ts). */
+function cleanItem(item: LibraryItem): LibraryItem {
+  const name = cleanName(item.name);
+  const description = item.description === undefined ? undefined : cleanText(item.description);
+  let videosChanged = false;
+  const videos = item.videos.map((v) => {
+    const title = v.title === undefined ? undefined : cleanName(v.title);
+    const overview = v.overview === undefined ? undefined : cleanText(v.overview);
+    if (title === v.title && overview === v.overview) return v;
+    videosChanged = true;
+    return { ...v, ...(title !== undefined ? { title } : {}), ...(overview !== undefined ? { overview } : {}) };
+  });
+  if (name === item.name && description === item.description && !videosChanged) return item;
+  return { ...item, name, ...(description !== undefined ? { description } : {}), ...(videosChanged ? { videos } : {}) };
 }
 
 /** `item` without the episodes whose ids are taken; one warning per episode dropped. */
@@ -199,7 +216,7 @@ export async function importLibrary(store: Store, options: ImportLibraryOptions)
           ]);
           continue;
         }
-        const { item, warnings: episodeWarnings } = withoutTakenEpisodes(imp, raw, source, firstSeen);
+        const { item, warnings: episodeWarnings } = withoutTakenEpisodes(imp, cleanItem(raw), source, firstSeen);
         warnings.add(episodeWarnings);
         if (added >= maxItems) {
           throw new MarqueeError(

@@ -4,6 +4,7 @@
  * across every playlist; the first entry gives the name, logo, group, number and catchup.
  */
 
+import { hasControl } from '../sources/clean.js';
 import type { Playlist, PlaylistEntry } from '../sources/records.js';
 import type { StreamInput } from '../store/index.js';
 import { normalizeName } from '../store/index.js';
@@ -73,7 +74,9 @@ export function buildChannels(
         warn({
           source,
           line: entry.line,
-          message: `stream URL "${clip(entry.url)}" is not an http(s) or streaming URL a player can open; entry skipped`,
+          message: hasControl(entry.url)
+            ? `stream URL "${clip(printableUrl(entry.url))}" holds a control character; entry skipped`
+            : `stream URL "${clip(entry.url)}" is not an http(s) or streaming URL a player can open; entry skipped`,
         });
         continue;
       }
@@ -144,7 +147,7 @@ function channelOf(
 ): { key: string; idSource: IdSource; shift: number } | 'filtered' | 'unplayable' {
   if (include && !include.has(entry.group ?? '')) return 'filtered';
   if (exclude.has(entry.group ?? '')) return 'filtered';
-  if (!PLAYABLE.test(entry.url)) return 'unplayable';
+  if (!PLAYABLE.test(entry.url) || hasControl(entry.url)) return 'unplayable';
   // A time-shifted copy of a channel (`+1`) often reuses its tvg-id: the shift keeps them apart.
   const shift = shiftHours + (entry.tvgShift ?? 0);
   const shiftTag = shift === 0 ? '' : ` ${shift > 0 ? 'plus' : 'minus'}${Math.abs(shift)}h`;
@@ -163,6 +166,11 @@ function streamOf(entry: PlaylistEntry): StreamInput {
     ...(entry.referrer !== undefined ? { referrer: entry.referrer } : {}),
     ...(entry.kodiProps !== undefined ? { kodiProps: entry.kodiProps } : {}),
   };
+}
+
+/** A URL with its control characters shown as `\xNN`, for a warning. */
+function printableUrl(url: string): string {
+  return url.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 function clip(text: string): string {

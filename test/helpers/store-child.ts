@@ -12,7 +12,7 @@ import ts from 'typescript';
 const SRC = resolve(import.meta.dirname, '../../src');
 
 function transpileStore(out: string): void {
-  const sources = [join(SRC, 'errors.ts'), join(SRC, 'sources/records.ts')];
+  const sources = [join(SRC, 'errors.ts'), join(SRC, 'sources/records.ts'), join(SRC, 'sources/clean.ts')];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);

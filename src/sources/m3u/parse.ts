@@ -12,6 +12,8 @@
  * - `#EXTVLCOPT:http-user-agent` wins over an EXTINF `user-agent` attribute: it is what players apply.
  * - Duplicate tvg-ids are kept: several entries of one channel are several streams of it.
  */
+
+import { cleanName } from '../clean.js';
 import type { Playlist, PlaylistEntry, PlaylistHeader, SourceWarning } from '../records.js';
 import { scanAttributes } from './attributes.js';
 
@@ -121,7 +123,7 @@ export function parseM3u(text: string, source: string, options: ParseM3uOptions 
         opts.kodiProps[key] = value;
       }
     } else if (startsWithIgnoreCase(line, '#EXTGRP:')) {
-      const group = line.slice(8).trim();
+      const group = cleanName(line.slice(8)).trim();
       stickyGroup = group === '' ? undefined : group;
     } else if (
       !sawHlsTag &&
@@ -158,10 +160,10 @@ export function parseM3u(text: string, source: string, options: ParseM3uOptions 
     if (!pending) warn(urlLine, `URL without #EXTINF; kept with the URL as its name`);
     const lineNo = pending?.line ?? urlLine;
     const attributes = pending?.attributes ?? {};
-    const entry: Mutable<PlaylistEntry> = { line: lineNo, name: pending?.title ?? '', url, attributes };
+    const entry: Mutable<PlaylistEntry> = { line: lineNo, name: cleanName(pending?.title ?? ''), url, attributes };
 
     const tvgId = nonEmpty(attributes['tvg-id']);
-    const tvgName = nonEmpty(attributes['tvg-name']);
+    const tvgName = nonEmpty(cleanName(attributes['tvg-name'] ?? ''));
     if (entry.name === '') {
       if (tvgName !== undefined) entry.name = tvgName;
       else {
@@ -173,7 +175,7 @@ export function parseM3u(text: string, source: string, options: ParseM3uOptions 
     if (tvgName !== undefined) entry.tvgName = tvgName;
     const logo = nonEmpty(attributes['tvg-logo']);
     if (logo !== undefined) entry.tvgLogo = logo;
-    const group = nonEmpty(attributes['group-title']) ?? stickyGroup;
+    const group = nonEmpty(cleanName(attributes['group-title'] ?? '')) ?? stickyGroup;
     if (group !== undefined) entry.group = group;
 
     const chno = nonEmpty(attributes['tvg-chno']);

@@ -5,6 +5,7 @@
  * happens once at commit in finish.ts.
  */
 import { MarqueeError } from '../../errors.js';
+import { cleanName } from '../../sources/clean.js';
 import type { GuideChannel, Programme } from '../../sources/records.js';
 import type { Connection } from '../connection.js';
 import { storeError } from '../errors.js';
@@ -148,7 +149,7 @@ export class Import implements LiveTvImport {
       const keyed = channel.guideKey !== undefined && channel.guideKey !== '';
       this.#channels.set(id, { rid, keyed });
       const keyId = keyed ? this.#keyChannel(channel.guideKey!) : null;
-      const shownName = clip(name, LIMITS.name);
+      const shownName = cleanName(clip(name, LIMITS.name));
       // In CHANNEL_SELECT's order: what reads will give back, and what the head is rendered from.
       const stored = [
         id,
@@ -208,8 +209,8 @@ export class Import implements LiveTvImport {
         .slice(0, LIMITS.items)
         .map((n) =>
           n.lang === undefined
-            ? { text: clip(n.text, LIMITS.name) }
-            : { text: clip(n.text, LIMITS.name), lang: clip(n.lang, LIMITS.item) },
+            ? { text: cleanName(clip(n.text, LIMITS.name)) }
+            : { text: cleanName(clip(n.text, LIMITS.name)), lang: clip(n.lang, LIMITS.item) },
         );
       const keyId = this.#keyId(channel.id);
       const icon = channel.icon ? clip(channel.icon, LIMITS.url) : null;

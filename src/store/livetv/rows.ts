@@ -5,6 +5,7 @@
  */
 import type { Video } from '../../protocol/index.js';
 import { isAbsoluteUrl } from '../../protocol/index.js';
+import { cleanName, cleanText } from '../../sources/clean.js';
 import type { LangText, Programme } from '../../sources/records.js';
 import type { StoredProgramme } from './guide-days.js';
 import type { ChannelRow, ProgrammeRow, StreamRow } from './types.js';
@@ -72,7 +73,7 @@ function pickCategories(texts: readonly LangText[], languages: readonly string[]
   const out = new Set<string>();
   for (const t of chosen) {
     if (out.size >= LIMITS.items) break;
-    if (t.text !== '') out.add(clip(t.text, LIMITS.item));
+    if (t.text !== '') out.add(cleanName(clip(t.text, LIMITS.item)));
   }
   return [...out];
 }
@@ -148,9 +149,9 @@ export const TITLED_TAIL = Buffer.from(',"title":');
 /** A programme's `video` fields (videoTail) in the import's languages, its texts clipped. */
 export function programmeTail(p: Programme, languages: readonly string[]): string {
   const content: ProgrammeContent = {
-    title: clip(pickText(p.titles, languages) ?? '', LIMITS.title),
-    subTitle: clipOptional(pickText(p.subTitles, languages), LIMITS.title) ?? undefined,
-    description: clipOptional(pickText(p.descriptions, languages), LIMITS.description) ?? undefined,
+    title: cleanName(clip(pickText(p.titles, languages) ?? '', LIMITS.title)),
+    subTitle: cleanOptional(cleanName, clipOptional(pickText(p.subTitles, languages), LIMITS.title)),
+    description: cleanOptional(cleanText, clipOptional(pickText(p.descriptions, languages), LIMITS.description)),
     icon: clipOptional(p.icon, LIMITS.url) ?? undefined,
     categories: pickCategories(p.categories, languages),
     season: Number.isSafeInteger(p.season) ? p.season : undefined,
@@ -168,6 +169,11 @@ export function programmeTail(p: Programme, languages: readonly string[]): strin
     actors: clipList(p.actors),
   };
   return videoTail(content);
+}
+
+/** `text` cleaned of control characters (sources/clean.ts), when there is one. */
+function cleanOptional(clean: (text: string) => string, text: string | null | undefined): string | undefined {
+  return text === undefined || text === null ? undefined : clean(text);
 }
 
 /** The video fields of a `video` tail. */
