@@ -271,6 +271,45 @@ describe('refresh with conditional requests', () => {
 });
 
 describe('guides named by the playlist header', () => {
+  it('may not reach a private address unless the operator allows it, and their answers are never quoted', async () => {
+    const { store, dir } = open();
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      seen.push(req.url ?? '');
+      res.writeHead(200).end('SECRET-INTERNAL-ADMIN-PAGE token=abc123 and more text');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const guideUrl = `http://127.0.0.1:${port}/admin`;
+      const text = readFileSync(fixture('channels.m3u'), 'utf8').replace('#EXTM3U', `#EXTM3U url-tvg="${guideUrl}"`);
+      const playlist = join(dir, 'named.m3u');
+      writeFileSync(playlist, text);
+
+      const refused = await importLiveTv(store, { playlists: [{ location: playlist }], now: NOW });
+      expect(seen).toEqual([]);
+      const guide = refused.sources.find((s) => s.kind === 'guide');
+      expect(guide).toMatchObject({ outcome: 'none', namedBy: playlist });
+      expect(guide?.message).toMatch(
+        /127\.0\.0\.1 is a private or local address.*\(named by .*named\.m3u; list it in sources\.allowPrivate to allow it\)/,
+      );
+
+      // Allowed, the answer is read; it is not XMLTV, and the error does not quote it.
+      const allowed = await importLiveTv(store, {
+        playlists: [{ location: playlist }],
+        now: NOW,
+        allowPrivateSources: true,
+      });
+      expect(seen).toEqual(['/admin']);
+      const message = allowed.sources.find((s) => s.kind === 'guide')?.message ?? '';
+      expect(message).toMatch(/text before the first element \(\d+ characters\): not an XMLTV guide/);
+      expect(JSON.stringify(allowed)).not.toMatch(/SECRET|abc123/);
+      expect(JSON.stringify(store.lastImport())).not.toMatch(/SECRET|abc123/);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('are read over HTTP when no guide is configured, conditionally on refresh', async () => {
     const { store, dir } = open();
     const body = readFileSync(fixture('guide.xml'));
@@ -290,7 +329,8 @@ describe('guides named by the playlist header', () => {
       const text = readFileSync(fixture('channels.m3u'), 'utf8').replace('#EXTM3U', `#EXTM3U x-tvg-url="${guideUrl}"`);
       const playlist = join(dir, 'with-header.m3u');
       writeFileSync(playlist, text);
-      const options = { playlists: [{ location: playlist }], now: NOW };
+      // The guide server is on 127.0.0.1, named by the playlist: the operator allows that address.
+      const options = { playlists: [{ location: playlist }], now: NOW, allowPrivateSources: [guideUrl] };
 
       const first = await importLiveTv(store, options);
       expect(first.sources[1]).toMatchObject({

@@ -126,6 +126,7 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
         ...(livetv.languages ? { languages: livetv.languages } : {}),
         sourceOptions: sourceOptions(settings),
         ...guard(settings, hooks),
+        ...(settings.sources?.allowPrivate !== undefined ? { allowPrivateSources: settings.sources.allowPrivate } : {}),
         ...(hooks.previous ? { previous: hooks.previous } : {}),
         ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
         onChannelsStored: collectGarbage,

@@ -93,6 +93,11 @@ export const SettingsSchema = v.strictObject({
       maxMegabytes: v.optional(v.pipe(v.number(), v.minValue(1))),
       /** The shrink guard: a source yielding less than this share of its last good import is kept. 0 turns it off. */
       minYieldRatio: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
+      /**
+       * May URLs that sources name themselves (a playlist's `url-tvg`) reach loopback, private and
+       * link-local addresses? `true`, or the URLs allowed. The operator's own settings always may.
+       */
+      allowPrivate: v.optional(v.union([v.boolean(), v.array(v.pipe(v.string(), v.minLength(1)))])),
     }),
   ),
   security: v.optional(

@@ -76,6 +76,8 @@ export async function importGuide(
   try {
     const reader = readXmltv(counted, {
       source: label,
+      // A guide a playlist named, not the operator: its answer is never quoted in errors.
+      ...(guide.namedBy !== undefined ? { quote: false } : {}),
       ...(guide.shiftHours !== undefined ? { shiftHours: guide.shiftHours } : {}),
     });
     for await (const batch of reader) {

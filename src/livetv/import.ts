@@ -306,7 +306,7 @@ interface GuideReader {
   readonly j: Judging;
   readonly ctx: GuideContext;
   readonly work: WorkDir;
-  readonly options: SourceOptions;
+  readonly options: (location: string) => SourceOptions;
   readonly previous: LiveTvImportOptions['previous'];
 }
 
@@ -317,7 +317,8 @@ interface GuideReader {
  */
 async function passGuide(r: GuideReader, g: GuidePlan, index: number, opened?: SourceStream): Promise<boolean> {
   if (g.from === 'none') return false;
-  const limits = { maxDecompressedBytes: r.options.maxDecompressedBytes ?? 1024 * MiB };
+  const options = r.options(g.location);
+  const limits = { maxDecompressedBytes: options.maxDecompressedBytes ?? 1024 * MiB };
   g.tally = newGuideTally();
   if (g.from === 'file' || g.from === 'copy') {
     const chunks = g.from === 'file' ? readFileChunks(g.file!) : r.j.store.sourceCopy(g.key);
@@ -333,7 +334,7 @@ async function passGuide(r: GuideReader, g: GuidePlan, index: number, opened?: S
   try {
     const stream =
       opened ??
-      (await openSource(g.location, { ...r.options, copyTo: copy, ...(conditional ? { previous: validators } : {}) }));
+      (await openSource(g.location, { ...options, copyTo: copy, ...(conditional ? { previous: validators } : {}) }));
     if (stream.notModified) {
       copy.discard();
       g.outcome = 'unchanged';
@@ -351,7 +352,13 @@ async function passGuide(r: GuideReader, g: GuidePlan, index: number, opened?: S
   } catch (error) {
     copy.discard();
     if (r.ctx.imp.finished || (error instanceof MarqueeError && error.code === 'IMPORT_FAILED')) throw error;
-    judgeBad(r.j, g, failureReason(error, g.label, r.ctx.signal));
+    const forbidden = error instanceof MarqueeError && error.code === 'SOURCE_FORBIDDEN' && g.source.namedBy;
+    judgeBad(
+      r.j,
+      g,
+      failureReason(error, g.label, r.ctx.signal) +
+        (forbidden ? ` (named by ${g.source.namedBy}; list it in sources.allowPrivate to allow it)` : ''),
+    );
     if (validators) g.validators = validators;
     if (g.tally.added) return true;
     g.from = g.outcome === 'kept' ? 'copy' : 'none';
@@ -463,10 +470,17 @@ function configuredGuides(options: LiveTvImportOptions): readonly GuideSource[] 
 
 /**
  * Guides named by a playlist header come from the playlist's content, not the operator: they may
- * reach the network the operator allowed, but never a local file.
+ * never read a local file, nor reach a loopback, private or link-local address unless the
+ * operator allows it (`allowPrivateSources`, setting `sources.allowPrivate`).
  */
-function guideOptions(base: SourceOptions, options: LiveTvImportOptions): SourceOptions {
-  return configuredGuides(options) ? base : { ...base, allowFiles: false };
+function guideOptions(base: SourceOptions, options: LiveTvImportOptions): (location: string) => SourceOptions {
+  if (configuredGuides(options)) return () => base;
+  const allow = options.allowPrivateSources;
+  return (location) => ({
+    ...base,
+    allowFiles: false,
+    allowPrivateAddresses: allow === true || (Array.isArray(allow) && allow.includes(location)),
+  });
 }
 
 function unchanged(

@@ -84,7 +84,7 @@ export type ChangeCheck =
 export async function checkGuides(
   guides: readonly GuideSource[],
   previous: SourceState,
-  options: SourceOptions,
+  options: (location: string) => SourceOptions,
   copyFor?: (index: number) => SourceCopySink,
 ): Promise<ChangeCheck> {
   const reports: SourceReport[] = [];
@@ -94,7 +94,7 @@ export async function checkGuides(
     const started = performance.now();
     const copyTo = copyFor?.(index);
     const opened = await openSource(guide.location, {
-      ...options,
+      ...options(guide.location),
       previous: validators,
       ...(copyTo ? { copyTo } : {}),
     });

@@ -88,6 +88,11 @@ export interface LiveTvImportOptions {
   /** Take shrunk sources anyway: `true` for all, or their locations (`--accept-shrink`). */
   readonly acceptShrink?: boolean | readonly string[];
   /**
+   * May guides a playlist names (`url-tvg`) reach loopback, private and link-local addresses?
+   * `true`, or the URLs allowed. Default: no (the playlist's content is not the operator's word).
+   */
+  readonly allowPrivateSources?: boolean | readonly string[];
+  /**
    * Folder for the copies of the sources being read (kept as their last good copy when they
    * import well). Default: a temporary folder in the store's copies folder (`<store>.sources/`),
    * removed afterwards.

@@ -46,6 +46,8 @@ export interface MapperContext {
   readonly window: DocumentWindow;
   readonly warnings: WarningSink;
   readonly parseTime: (text: string) => number | undefined;
+  /** May errors quote the document's text? Not for a document of a host the operator did not name. */
+  readonly quote?: boolean;
 }
 
 export class XmltvMapper {
@@ -160,8 +162,8 @@ export class XmltvMapper {
   /** Text outside any kept element, before the root: only whitespace belongs there. */
   prologText(data: string, at: number): void {
     if (data.trim() === '') return;
-    const sample = data.trim().slice(0, 40);
-    const message = `text before the first element ("${sample}"): not an XMLTV guide (compressed data not recognised, or an error page?)`;
+    const sample = this.context.quote === false ? `${data.trim().length} characters` : `"${data.trim().slice(0, 40)}"`;
+    const message = `text before the first element (${sample}): not an XMLTV guide (compressed data not recognised, or an error page?)`;
     throw this.fail('SOURCE_INVALID', at, message);
   }
 

@@ -30,6 +30,11 @@ export interface ReadXmltvOptions {
   /** Minutes east of UTC for times written without an offset (default 0). */
   readonly defaultOffsetMinutes?: number;
   readonly limits?: Partial<XmltvLimits>;
+  /**
+   * May errors quote the guide's text (default true)? False for a guide the operator did not
+   * name (a playlist's `url-tvg`): its answer is never echoed into errors and logs.
+   */
+  readonly quote?: boolean;
 }
 
 /** Text handed to the parser at once: a caller passing one huge string still gets bounded batches. */
@@ -62,7 +67,17 @@ export async function* readXmltv(
   const warnings = new WarningSink(options.source, limits.maxWarnings);
   const window = new DocumentWindow();
   const tokens = new TokenHandler(window, limits);
-  const mapper = new XmltvMapper({ source: options.source, limits, window, warnings, parseTime }, tokens.names);
+  const mapper = new XmltvMapper(
+    {
+      source: options.source,
+      limits,
+      window,
+      warnings,
+      parseTime,
+      ...(options.quote === false ? { quote: false } : {}),
+    },
+    tokens.names,
+  );
   tokens.attach(mapper);
   // Entities are decoded by the mapper, only in the text it keeps: the tokenizer runs far faster without.
   const tokenizer = createFastTokenizer({ xmlMode: true, decodeEntities: false }, tokens);
