@@ -42,6 +42,9 @@ export function createLogger(
     error(record) {
       write('error', record);
     },
+    debug(record) {
+      write('debug', record);
+    },
     event(message, fields = {}) {
       write('info', { msg: message, ...fields });
     },

@@ -210,7 +210,14 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
       response = await route(request, requestId);
     } catch (error) {
       response = failure(error, requestId);
-      if (response.status >= 500) {
+      if ((error as { clientClosed?: boolean } | null)?.clientClosed === true) {
+        logger?.debug?.({
+          requestId,
+          method: request.method,
+          path: redactPath(request.url, basePath),
+          msg: (error as Error).message,
+        });
+      } else if (response.status >= 500) {
         logger?.error({
           requestId,
           method: request.method,

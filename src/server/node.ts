@@ -20,7 +20,18 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
       } else chunks.push(chunk);
     });
     req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
+    // The client hung up before its body arrived: its fault, not the server's (no 500, no stack).
+    const closed = () =>
+      reject(
+        Object.assign(new MarqueeError('BAD_REQUEST', 'the client closed the connection before the body arrived'), {
+          clientClosed: true,
+        }),
+      );
+    req.on('aborted', closed);
+    req.on('error', closed);
+    req.on('close', () => {
+      if (!req.complete) closed();
+    });
   });
 }
 

@@ -34,6 +34,8 @@ export interface CoreResponse {
 export interface Logger {
   info(record: Record<string, unknown>): void;
   error(record: Record<string, unknown>): void;
+  /** What is worth a line only when looking closely (a client that hung up mid-request). */
+  debug?(record: Record<string, unknown>): void;
   /** `false`: the logger drops per-request lines, so the server does not build them. */
   readonly requests?: boolean;
 }
