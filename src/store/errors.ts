@@ -25,7 +25,9 @@ export function storeError(file: string, error: unknown, doing: string): Marquee
   if (error instanceof MarqueeError) return error;
   const code = sqliteCode(error) ?? '';
   const reason = error instanceof Error ? error.message : String(error);
-  const what = `${file}: ${reason} (while ${doing})`;
+  const errno = (error as { code?: unknown } | null)?.code;
+  const shown = code !== '' ? code : typeof errno === 'string' ? errno : '';
+  const what = `${file}: ${reason}${shown !== '' ? ` [${shown}]` : ''} (while ${doing})`;
   let advice: string;
   if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
     advice =
@@ -38,7 +40,7 @@ export function storeError(file: string, error: unknown, doing: string): Marquee
   } else if (code.startsWith('SQLITE_CANTOPEN') || /directory does not exist/.test(reason)) {
     advice = 'the file cannot be opened: its folder must exist and be readable and writable by this process.';
   } else if (code === 'SQLITE_FULL') {
-    advice = 'the disk is full. Free space; the previous data is still in the file.';
+    advice = 'the disk is full. Free space and try again.';
   } else if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_PERM')) {
     advice = 'the file or its folder is read-only; the store needs write access to both (WAL and shm files).';
   } else if (code.startsWith('SQLITE_IOERR')) {

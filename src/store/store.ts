@@ -1,3 +1,4 @@
+import { existsSync, rmSync, statSync } from 'node:fs';
 /**
  * `openStore`: one read connection (WAL snapshot reads, statements prepared once) plus a new
  * connection per import. Integrity: opening reads the header (a garbage file fails at once with
@@ -118,11 +119,27 @@ function guard<T extends object>(file: string, api: T): T {
 export function openStore(file: string, options: StoreOptions = {}): Store {
   const busyTimeoutMs = options.busyTimeoutMs ?? 5_000;
   const mmapMiB = Math.max(0, options.mmapMiB ?? DEFAULT_MMAP_MIB);
-  const db = openConnection(file, {
-    busyTimeoutMs,
-    cacheKiB: options.cacheKiB ?? 16 * 1024,
-    mmapBytes: mmapMiB * 1024 * 1024,
-  });
+  // What was there before: a new store that cannot be created for want of space leaves nothing
+  // behind (SQLite left an empty file and a 3-byte -shm). Only then, and only while the file is
+  // still empty: another process may be creating the same store.
+  const before = new Set(['', '-wal', '-shm'].filter((suffix) => existsSync(file + suffix)));
+  const leaveNothing = (error: unknown) => {
+    const code = String((error as { details?: { sqlite?: unknown } })?.details?.sqlite ?? '');
+    const full = code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR') || /ENOSPC|disk is full/.test(String(error));
+    if (!full || before.has('') || fileSize(file) !== 0) return;
+    for (const suffix of ['', '-wal', '-shm']) if (!before.has(suffix)) rmSync(file + suffix, { force: true });
+  };
+  let db: Connection;
+  try {
+    db = openConnection(file, {
+      busyTimeoutMs,
+      cacheKiB: options.cacheKiB ?? 16 * 1024,
+      mmapBytes: mmapMiB * 1024 * 1024,
+    });
+  } catch (error) {
+    leaveNothing(error);
+    throw error;
+  }
   let reads: LiveTvReads;
   let sources: SourceReads;
   let imports: ReturnType<typeof importQueries>;
@@ -135,7 +152,9 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
     dataVersionStmt = db.prepare<unknown[]>('PRAGMA data_version').pluck();
   } catch (error) {
     db.close();
-    throw storeError(file, error, 'opening the store');
+    const failure = storeError(file, error, 'opening the store');
+    leaveNothing(failure);
+    throw failure;
   }
 
   // PRAGMA data_version changes when another connection commits; re-read the imports table only then.
@@ -245,4 +264,12 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
       if (db.open) db.close();
     },
   };
+}
+
+function fileSize(path: string): number | undefined {
+  try {
+    return statSync(path).size;
+  } catch {
+    return undefined;
+  }
 }

@@ -7,7 +7,7 @@
  * (SIGKILL during an import is src/store/{livetv,library}/atomic.test.ts.)
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { isMarqueeError } from '../../src/errors.js';
@@ -15,6 +15,7 @@ import { importLibrary } from '../../src/library/index.js';
 import { importLiveTv } from '../../src/livetv/index.js';
 import { listen, type RunningServer } from '../../src/server/index.js';
 import { openStore } from '../../src/store/index.js';
+import { runCli } from '../helpers/cli.js';
 import { servedPaths, wholeAnswers } from './crawl.js';
 import { createSite, type Site } from './site.js';
 
@@ -122,6 +123,28 @@ describe('disk full during an import', () => {
       rmSync(filler);
       const result = await importLiveTv(site.store, { ...site.livetv, playlists: [{ location: big }] });
       expect(result.counts.channels).toBe(5_000);
+    },
+  );
+
+  it.skipIf(!canMount)(
+    'on a full tmpfs (root only): serve on a new database exits 3 with the code, leaving no file',
+    async () => {
+      const stats = execFileSync('df', ['-B1', '--output=avail', tmpfs]).toString().trim().split('\n');
+      const filler = join(tmpfs, 'filler-start');
+      writeFileSync(filler, Buffer.alloc(Number(stats[stats.length - 1])));
+      try {
+        const before = readdirSync(tmpfs);
+        const library = join(import.meta.dirname, '..', '..', 'examples', 'library', 'library.json');
+        const { code, stderr } = await runCli(
+          ['serve', '--db', join(tmpfs, 'new.db'), '--library', library, '--port', '0'],
+          { cwd: tmpfs },
+        );
+        expect(code).toBe(3);
+        expect(stderr).toMatch(/new\.db: database or disk is full \[SQLITE_FULL\] .*the disk is full/);
+        expect(readdirSync(tmpfs)).toEqual(before);
+      } finally {
+        rmSync(filler);
+      }
     },
   );
 });
