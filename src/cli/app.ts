@@ -194,6 +194,11 @@ export function buildAddon(
   settings: Settings,
   keyFile: string,
   onManifestChange?: (change: ManifestChange) => void,
+  /**
+   * Bumped by a server each time it rebuilds the add-on for a reason the store does not see (a
+   * reloaded key ring, another database file): cached answers of the previous build are not served.
+   */
+  cacheEpoch = 0,
 ): Addon {
   const parts: AddonPart[] = [];
   const hasLiveTv = store.counts().channels > 0;
@@ -233,7 +238,7 @@ export function buildAddon(
       parts,
       {
         configCodec: createTokenCodec(ring, id),
-        dataVersion: store.dataVersion,
+        dataVersion: cacheEpoch === 0 ? store.dataVersion : () => store.dataVersion() + cacheEpoch * 2 ** 32,
         validateResponses: true,
         // Guide pages come pre-serialized from the store, rendered from rows checked at import;
         // parsing and checking 1 MB per page would cost five times writing it. The live-TV tests

@@ -25,6 +25,8 @@ export interface Io {
   readonly cwd: string;
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
   readonly stopped: Promise<string>;
+  /** Registers a listener for a reload request (SIGHUP); returns how to unregister it. */
+  readonly onReload?: (listener: () => void) => () => void;
 }
 
 export type OptionValues = Record<string, string | boolean | string[] | undefined>;

@@ -37,7 +37,13 @@ function defaultIo(): Io {
   const stopped = new Promise<string>((resolve) => {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve(signal));
   });
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), stopped };
+  const onReload = (listener: () => void) => {
+    process.on('SIGHUP', listener);
+    return () => {
+      process.off('SIGHUP', listener);
+    };
+  };
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), stopped, onReload };
 }
 
 /**

@@ -70,6 +70,8 @@ export interface RunningCli {
   waitForStdout(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
   /** Ask the command to stop, as SIGTERM would. */
   stop(signal?: string): void;
+  /** Ask the command to reload, as SIGHUP would. */
+  reload(): void;
 }
 
 /**
@@ -84,7 +86,14 @@ export function startCli(argv: string[], options: CliOptions): RunningCli {
   const stopped = new Promise<string>((resolve) => {
     stop = resolve;
   });
-  const io: Io = { stdout, stderr, env: options.env ?? {}, cwd: options.cwd, stopped };
+  const reloads = new Set<() => void>();
+  const onReload = (listener: () => void) => {
+    reloads.add(listener);
+    return () => {
+      reloads.delete(listener);
+    };
+  };
+  const io: Io = { stdout, stderr, env: options.env ?? {}, cwd: options.cwd, stopped, onReload };
   const done = main(argv, io).then((code) => ({ code, stdout: stdout.text, stderr: stderr.text }));
   return {
     done,
@@ -92,6 +101,9 @@ export function startCli(argv: string[], options: CliOptions): RunningCli {
     stderr: () => stderr.text,
     waitForStdout: (pattern, timeoutMs = 15_000) => stdout.waitFor(pattern, timeoutMs, done),
     stop: (signal = 'SIGTERM') => stop(signal),
+    reload: () => {
+      for (const listener of reloads) listener();
+    },
   };
 }
 

@@ -17,8 +17,8 @@ export const rotateKeyCommand: Command = {
     },
   },
   notes:
-    'The key ring lives in security.configKeyFile (default: <db>.keys.json). A running `marquee serve` reads it\n' +
-    'when it builds the add-on: restart it (or wait for the next refresh) after rotating.\n' +
+    'The key ring lives in security.configKeyFile (default: <db>.keys.json). A running `marquee serve` watches it and\n' +
+    'reloads it within 5 seconds (at once on SIGHUP): dropped keys stop working, new links use the new key.\n' +
     'Exit codes: 0 rotated, 2 bad flags or configuration or an unusable key file.',
   async run(values, _positionals, io) {
     const { settings } = resolveSettings(values, io.cwd);

@@ -13,6 +13,7 @@ import type { Command } from '../command.js';
 import { importInWorker } from '../import-worker.js';
 import { createLogger } from '../log.js';
 import { describeOutcome, failedParts, importSucceeded, keptSourceList } from '../report.js';
+import { watchFiles } from '../watch.js';
 
 /** describeOutcome's lines of kept sources: logged on their own, at `warn` or `error`. */
 const KEPT = '  kept: ';
@@ -135,6 +136,8 @@ export const serveCommand: Command = {
     const db = settings.db ?? resolve(io.cwd, 'marquee.db');
     const store = openStore(db);
     const keyFile = settings.security?.configKeyFile ?? `${db}.keys.json`;
+    let stopWatch: (() => void) | undefined;
+    let current = () => store;
     try {
       const empty = store.counts().channels === 0 && store.libraryCounts().items === 0;
       let previous: SourceState | undefined;
@@ -199,6 +202,28 @@ export const serveCommand: Command = {
       );
       void warm(addon, { rounds: 0 });
 
+      // The database file and the key ring at their paths are what is served, even when the
+      // operator replaces them while the server runs (a restore, `marquee rotate-key`).
+      let epoch = 0;
+      const watch = watchFiles({
+        db,
+        keyFile,
+        store,
+        onStore: (next) => {
+          addon = buildAddon(next, settings, keyFile, manifestChanged, ++epoch);
+          void warm(addon);
+        },
+        onKeys: () => {
+          addon = buildAddon(watch.store, settings, keyFile, manifestChanged, ++epoch);
+          log.event(`reloaded the key ring ${keyFile}: new install links use its current key`);
+        },
+        warn: (message) => log.warn(message),
+        error: (message) => log.error({ msg: message }),
+        ...(io.onReload ? { onReload: io.onReload } : {}),
+      });
+      stopWatch = () => watch.stop();
+      current = () => watch.store;
+
       const hours = settings.refresh?.intervalHours ?? DEFAULT_REFRESH_HOURS;
       const refresher =
         hours > 0
@@ -237,7 +262,9 @@ export const serveCommand: Command = {
                   });
                 }
                 if (outcome.livetv && !('error' in outcome.livetv)) previous = outcome.livetv.state;
-                addon = buildAddon(store, settings, keyFile, manifestChanged);
+                // The refresh wrote the file at the configured path: serve that one.
+                watch.checkStore();
+                addon = buildAddon(watch.store, settings, keyFile, manifestChanged, epoch);
                 void warm(addon);
               },
               onError: (error, info) =>
@@ -256,6 +283,9 @@ export const serveCommand: Command = {
       await running.close(10_000);
       return 0;
     } finally {
+      stopWatch?.();
+      const served = current();
+      if (served !== store) served.close();
       store.close();
       demoFiles?.cleanup();
     }
