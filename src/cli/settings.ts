@@ -107,6 +107,8 @@ export const SettingsSchema = v.strictObject({
       /** Requests per minute per client address; 0 turns the limit off (the default, for local use). */
       rateLimitPerMinute: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
       trustProxy: v.optional(v.boolean()),
+      /** Connections one client address may hold open; 0 turns the cap off. Default 64. */
+      maxConnectionsPerAddress: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
     }),
   ),
   log: v.optional(

@@ -71,6 +71,21 @@ export function toNodeListener(handler: RequestHandler): (req: IncomingMessage, 
   };
 }
 
+/** Connections one address may hold at once (`security.maxConnectionsPerAddress`). */
+export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 64;
+
+export interface ListenOptions {
+  readonly port?: number;
+  readonly host?: string;
+  /**
+   * Connections one client address may hold open at once; past it new ones are closed at once.
+   * Default 64; 0 turns the cap off. With `trustProxy`, requests in flight per forwarded address.
+   */
+  readonly maxConnectionsPerAddress?: number;
+  /** Behind a reverse proxy: count clients by X-Forwarded-For, not by the proxy's connections. */
+  readonly trustProxy?: boolean;
+}
+
 export interface RunningServer {
   readonly server: Server;
   readonly port: number;
@@ -85,23 +100,66 @@ export interface RunningServer {
  *
  * @example const running = await listen(createRequestHandler(addon), { port: 7000, host: '127.0.0.1' });
  */
-export async function listen(
-  handler: RequestHandler,
-  options: { port?: number; host?: string } = {},
-): Promise<RunningServer> {
-  const server = createServer(
-    { keepAliveTimeout: 5_000, requestTimeout: 30_000, headersTimeout: 15_000 },
-    toNodeListener(handler),
-  );
+export async function listen(handler: RequestHandler, options: ListenOptions = {}): Promise<RunningServer> {
+  const cap = options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS;
+  const perAddress = new Map<string, number>();
+  const take = (address: string): boolean => {
+    const n = perAddress.get(address) ?? 0;
+    if (n >= cap) return false;
+    perAddress.set(address, n + 1);
+    return true;
+  };
+  const give = (address: string) => {
+    const n = (perAddress.get(address) ?? 1) - 1;
+    if (n <= 0) perAddress.delete(address);
+    else perAddress.set(address, n);
+  };
+  const listener = toNodeListener(handler);
   let inFlight = 0;
   let drained: (() => void) | undefined;
-  server.on('request', (_req, res: ServerResponse) => {
-    inFlight++;
-    res.on('close', () => {
-      inFlight--;
-      if (inFlight === 0) drained?.();
+  const server = createServer(
+    {
+      keepAliveTimeout: 5_000,
+      requestTimeout: 30_000,
+      headersTimeout: 15_000,
+      // How often the timeouts above are enforced (Node's default, 30 s, lets idle sockets pile up).
+      connectionsCheckingInterval: 2_000,
+    },
+    (req, res) => {
+      inFlight++;
+      res.on('close', () => {
+        inFlight--;
+        if (inFlight === 0) drained?.();
+      });
+      if (cap > 0 && options.trustProxy) {
+        // Behind a proxy every connection is the proxy's: the cap counts each client's requests
+        // in flight, by the address the proxy forwards.
+        const forwarded = String(req.headers['x-forwarded-for'] ?? '')
+          .split(',')[0]
+          ?.trim();
+        const address = forwarded || req.socket.remoteAddress || '';
+        if (!take(address)) {
+          res.writeHead(503, { 'retry-after': '5', connection: 'close', 'content-type': 'text/plain' });
+          res.end('Too many requests from this address');
+          return;
+        }
+        res.once('close', () => give(address));
+      }
+      listener(req, res);
+    },
+  );
+  if (cap > 0 && !options.trustProxy) {
+    // One address may hold `cap` connections; past that a new one is closed at once, so idle
+    // connections from one host cannot take every file descriptor.
+    server.on('connection', (socket) => {
+      const address = socket.remoteAddress ?? '';
+      if (!take(address)) {
+        socket.destroy();
+        return;
+      }
+      socket.once('close', () => give(address));
     });
-  });
+  }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 7000, options.host ?? '127.0.0.1', () => {

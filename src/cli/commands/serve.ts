@@ -178,7 +178,14 @@ export const serveCommand: Command = {
       };
       await warm(addon, { guidePages: 1 });
       const host = settings.host ?? '127.0.0.1';
-      const running = await listen(handler, { port: settings.port ?? 7000, host });
+      const running = await listen(handler, {
+        port: settings.port ?? 7000,
+        host,
+        ...(settings.security?.maxConnectionsPerAddress !== undefined
+          ? { maxConnectionsPerAddress: settings.security.maxConnectionsPerAddress }
+          : {}),
+        ...(settings.security?.trustProxy ? { trustProxy: true } : {}),
+      });
       const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
       const base = (settings.publicUrl ?? `http://${shownHost}:${running.port}${settings.basePath ?? ''}`).replace(
         /\/+$/,
