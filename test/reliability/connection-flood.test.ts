@@ -63,9 +63,11 @@ describe('idle connections from one address', () => {
       sockets.push(socket);
       if (i % 500 === 499) await new Promise((r) => setTimeout(r, 20));
     }
-    await new Promise((r) => setTimeout(r, 500));
-    expect(fds() - before).toBeLessThanOrEqual(64 + 8);
+    // The server closes each one past the cap as it accepts it (slower on a loaded machine).
+    const deadline = Date.now() + 20_000;
+    while (closedByServer < 5_000 - 64 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(closedByServer).toBeGreaterThanOrEqual(5_000 - 64);
+    expect(fds() - before).toBeLessThanOrEqual(64 + 8);
 
     // Another client, at 127.0.0.2, during the attack.
     const times: number[] = [];
