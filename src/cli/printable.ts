@@ -1,11 +1,12 @@
 /**
  * Every line the CLI prints passes through here: names and titles come from playlists, guides,
  * library files and other people's add-ons, and an ESC or BEL in one would drive the operator's
- * terminal. Control characters are shown as `\xNN`; line feeds and tabs stay, and so does the
- * one sequence the CLI writes itself (`\r` + erase line, for progress on a terminal).
+ * terminal. Control characters are shown as `\xNN`; line feeds and tabs stay, and so do the
+ * sequences the CLI writes itself: `\r` + erase line (progress on a terminal) and colours
+ * (`marquee check` on a terminal; the checker strips control characters from what add-ons say).
  */
 
-const UNPRINTABLE = /\r\x1b\[2K|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const UNPRINTABLE = /\r\x1b\[2K|\x1b\[[0-9;]{0,8}m|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /**
  * `text` with control characters escaped.
