@@ -7,6 +7,7 @@ import {
   validateResponse,
   WRAPPER_KEYS,
 } from '../protocol/index.js';
+import { asClientReadsItem, calibrate, ITEM_LENIENCY, STREAM_TITLE_AND_DESCRIPTION, valueAt } from './calibration.js';
 import type { Findings } from './findings.js';
 import { type CacheKind, cacheFindings, corsFinding, timingFindings } from './http-rules.js';
 import type { Requester } from './requester.js';
@@ -92,15 +93,40 @@ export async function ask(ctx: Context, spec: Ask): Promise<Answer> {
   }
   let bodyErrors = 0;
   for (const issue of validateResponse(spec.request, body)) {
-    if (issue.severity === 'error') bodyErrors++;
+    const calibrated =
+      issue.severity === 'error'
+        ? calibrate(ITEM_LENIENCY, issue.path, issue.message, () => valueAt(body, issue.path ?? '$'))
+        : undefined;
+    const severity = calibrated?.severity ?? issue.severity;
+    if (severity === 'error') bodyErrors++;
     findings.add({
       check: spec.check,
-      severity: issue.severity,
+      severity,
       path,
       jsonPath: issue.path,
       message: issue.message,
-      effect: issue.effect ?? (issue.severity === 'error' ? spec.failure : ACCEPTED_BY_CLIENT),
+      effect: calibrated?.effect ?? issue.effect ?? (issue.severity === 'error' ? spec.failure : ACCEPTED_BY_CLIENT),
     });
+  }
+  if (spec.request.resource === 'stream') {
+    const streams = (body as { streams?: unknown } | null)?.streams;
+    if (Array.isArray(streams)) {
+      streams.forEach((stream, i) => {
+        if (typeof stream !== 'object' || stream === null) return;
+        const s = stream as Record<string, unknown>;
+        if (s.title !== undefined && s.description !== undefined) {
+          bodyErrors++;
+          findings.add({
+            check: spec.check,
+            severity: 'error',
+            path,
+            jsonPath: `$.streams[${i}]`,
+            message: STREAM_TITLE_AND_DESCRIPTION.message,
+            effect: STREAM_TITLE_AND_DESCRIPTION.effect,
+          });
+        }
+      });
+    }
   }
   const readable = clientReads(spec.request, body);
   return { path, skipped: false, status: 200, bodyErrors, ...(readable ? { body: readable } : {}) };
@@ -129,5 +155,7 @@ function statusMessage(status: number, request: ResourcePath): string {
  */
 export function validItems(list: unknown, schema: v.GenericSchema): Array<Record<string, unknown>> {
   if (!Array.isArray(list)) return [];
-  return list.filter((item): item is Record<string, unknown> => v.is(schema, item));
+  return list.filter(
+    (item): item is Record<string, unknown> => v.is(schema, item) || v.is(schema, asClientReadsItem(item)),
+  );
 }

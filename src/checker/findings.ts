@@ -21,6 +21,31 @@ interface Bucket {
   warnings: number;
   infos: number;
   stored: Finding[];
+  /** Stored findings by what makes two the same (rule and message, not the path). */
+  groups: Map<string, { index: number; count: number; examples: string[] }>;
+}
+
+/** Two findings are one, counted, when they say the same thing about the same JSON path on other request paths. */
+const groupKey = (f: Finding) => `${f.severity}\u0000${f.message}\u0000${f.effect}\u0000${f.jsonPath ?? ''}`;
+const EXAMPLES = 3;
+
+/** Up to EXAMPLES paths, as varied as they come: a new resource replaces a second of another. */
+function addExample(examples: string[], path: string): void {
+  if (examples.includes(path)) return;
+  if (examples.length < EXAMPLES) {
+    examples.push(path);
+    return;
+  }
+  const resource = (p: string) => p.split('/')[1];
+  if (examples.some((e) => resource(e) === resource(path))) return;
+  const seen = new Set<string | undefined>();
+  const repeated = examples.findIndex((e) => {
+    const r = resource(e);
+    if (seen.has(r)) return true;
+    seen.add(r);
+    return false;
+  });
+  if (repeated >= 0) examples[repeated] = path;
 }
 
 const RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -32,7 +57,7 @@ const RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
  */
 export function createFindings(listLimit = 50, storeLimit = 500): Findings {
   const buckets = new Map<CheckId, Bucket>(
-    CHECKS.map((c) => [c.id, { ran: false, errors: 0, warnings: 0, infos: 0, stored: [] }]),
+    CHECKS.map((c) => [c.id, { ran: false, errors: 0, warnings: 0, infos: 0, stored: [], groups: new Map() }]),
   );
   const bucket = (check: CheckId): Bucket => buckets.get(check)!;
   return {
@@ -43,7 +68,19 @@ export function createFindings(listLimit = 50, storeLimit = 500): Findings {
       if (finding.severity === 'error') b.errors++;
       else if (finding.severity === 'warning') b.warnings++;
       else b.infos++;
-      if (b.stored.length < storeLimit) b.stored.push(finding);
+      const key = groupKey(finding);
+      const group = b.groups.get(key);
+      if (group !== undefined) {
+        group.count++;
+        addExample(group.examples, finding.path);
+        const first = b.stored[group.index]!;
+        b.stored[group.index] = { ...first, count: group.count, examples: [...group.examples] };
+        return;
+      }
+      if (b.stored.length < storeLimit) {
+        b.groups.set(key, { index: b.stored.length, count: 1, examples: [finding.path] });
+        b.stored.push(finding);
+      }
     },
     ran(check) {
       bucket(check).ran = true;
@@ -67,7 +104,7 @@ export function createFindings(listLimit = 50, storeLimit = 500): Findings {
           warnings: b.warnings,
           infos: b.infos,
           findings,
-          omitted: total - findings.length,
+          omitted: total - findings.reduce((n, f) => n + (f.count ?? 1), 0),
         };
       });
     },

@@ -72,7 +72,7 @@ function details(check: CheckSummary, examples: number, paint: Paint): string[] 
   const out = [paint('1', `${check.title}: ${counts.join(', ')}`)];
   const shown = check.findings.slice(0, examples);
   for (const f of shown) out.push(...finding(f, paint));
-  const more = check.errors + check.warnings + check.infos - shown.length;
+  const more = check.errors + check.warnings + check.infos - shown.reduce((n, f) => n + (f.count ?? 1), 0);
   if (more > 0) out.push(paint('2', `    … ${more} more (--json lists up to ${check.findings.length})`));
   return out;
 }
@@ -80,7 +80,11 @@ function details(check: CheckSummary, examples: number, paint: Paint): string[] 
 function finding(f: Finding, paint: Paint): string[] {
   const mark = paint(SEVERITY_COLOUR[f.severity], SEVERITY_MARK[f.severity]);
   const where = f.jsonPath === undefined ? clean(f.path) : `${clean(f.path)} ${clean(f.jsonPath)}`;
-  return [`  ${mark} ${where}`, `      ${clean(f.message)}`, paint('2', `      → ${clean(f.effect)}`)];
+  const times =
+    f.count !== undefined && f.count > 1
+      ? [paint('2', `      ${f.count} times, e.g. ${(f.examples ?? [f.path]).map(clean).join(', ')}`)]
+      : [];
+  return [`  ${mark} ${where}`, `      ${clean(f.message)}`, ...times, paint('2', `      → ${clean(f.effect)}`)];
 }
 
 function summaryLine(report: CheckReport, paint: Paint): string {

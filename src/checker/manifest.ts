@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { type Manifest, ManifestSchema, validateManifest } from '../protocol/index.js';
+import { calibrate, MANIFEST_LENIENCY, valueAt } from './calibration.js';
 import type { Findings } from './findings.js';
 import { cacheFindings, corsFinding, timingFindings } from './http-rules.js';
 import type { Requester } from './requester.js';
@@ -60,14 +61,19 @@ export async function checkManifest(
   const record = raw as Record<string, unknown>;
   const hasConfigurePage = needsConfigurePage(record) ? await answersConfigure(requester) : false;
   const report = validateManifest(record, { hasConfigurePage });
+  let lenientOnly = true;
   for (const issue of report.errors) {
+    const calibrated = calibrate(MANIFEST_LENIENCY, issue.path, issue.message, () =>
+      valueAt(record, issue.path ?? '$'),
+    );
+    if (calibrated === undefined) lenientOnly = false;
     findings.add({
       check: 'manifest',
-      severity: 'error',
+      severity: calibrated?.severity ?? 'error',
       path,
       jsonPath: issue.path,
       message: issue.message,
-      effect: issue.effect ?? REFUSED,
+      effect: calibrated?.effect ?? issue.effect ?? REFUSED,
     });
   }
   for (const issue of report.warnings) {
@@ -81,6 +87,11 @@ export async function checkManifest(
     });
   }
   if (report.manifest) return { manifest: report.manifest, raw: record };
+  // What the client accepts (no description, unnamed catalogs): read as the client reads it.
+  if (lenientOnly) {
+    const read = v.safeParse(ManifestSchema, asClientReads(record));
+    if (read.success) return { manifest: read.output, raw: record };
+  }
 
   // Rule errors (bad semver, …) but a readable shape: crawl anyway so the author sees every problem in one run.
   const shape = v.safeParse(ManifestSchema, record);
@@ -102,6 +113,18 @@ export async function checkManifest(
     effect: REFUSED,
   });
   return { raw: record };
+}
+
+/** The manifest with the defaults the client assumes where it is lenient (see calibration.ts). */
+function asClientReads(m: Record<string, unknown>): Record<string, unknown> {
+  const catalogs = Array.isArray(m.catalogs)
+    ? m.catalogs.map((c) =>
+        typeof c === 'object' && c !== null && !('name' in c)
+          ? { ...c, name: String((c as { id?: unknown }).id ?? '') }
+          : c,
+      )
+    : m.catalogs;
+  return { ...m, description: typeof m.description === 'string' ? m.description : '', catalogs };
 }
 
 /** `configurable` or `configurationRequired` without config fields is fine only with an own /configure page. */

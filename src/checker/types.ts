@@ -36,6 +36,13 @@ export interface Finding {
   readonly jsonPath?: string;
   readonly message: string;
   readonly effect: string;
+  /**
+   * How many times this finding was made (the same check, severity, message and effect, on
+   * `examples.length` or more paths); absent when once.
+   */
+  readonly count?: number;
+  /** Up to three request paths it was made on, the first being `path`; absent when once. */
+  readonly examples?: readonly string[];
 }
 
 export interface CheckSummary {

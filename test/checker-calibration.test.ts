@@ -1,0 +1,100 @@
+/**
+ * The checker's severities, calibrated against the real client (src/checker/calibration.ts): the
+ * same hand-written add-on is fed to stremio-core and to `marquee check`. What the client accepts
+ * (a manifest without description, a catalog without name, catalogs while resources lacks
+ * "catalog", website: null, poster: "", an unknown posterShape) is no error in the report, and the
+ * crawl goes on; what the client drops (a stream with both title and description) is an error.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCheck } from '../src/checker/index.js';
+import { createStremioClient, type StremioClient } from './helpers/stremio-client.js';
+
+const MANIFEST = {
+  id: 'org.example.lenient',
+  version: '1.0.0',
+  name: 'Lenient',
+  types: ['movie'],
+  resources: ['meta', 'stream'],
+  idPrefixes: ['cx:'],
+  catalogs: [{ type: 'movie', id: 'top' }],
+};
+const ITEMS = [
+  { id: 'cx:1', type: 'movie', name: 'One', poster: '' },
+  { id: 'cx:2', type: 'movie', name: 'Two', poster: 'https://img.example/two.jpg', posterShape: 'regular' },
+];
+const ANSWERS: Record<string, unknown> = {
+  '/manifest.json': MANIFEST,
+  '/catalog/movie/top.json': { metas: ITEMS },
+  '/meta/movie/cx:1.json': { meta: { ...ITEMS[0], website: null, posterShape: 'regular' } },
+  '/meta/movie/cx:2.json': { meta: { ...ITEMS[1] } },
+  '/stream/movie/cx:1.json': {
+    streams: [{ url: 'https://media.example/one.mp4', title: 'HD', description: 'One in HD' }],
+  },
+  '/stream/movie/cx:2.json': { streams: [{ url: 'https://media.example/two.mp4', title: 'HD' }] },
+};
+
+let server: Server;
+let url: string;
+let client: StremioClient;
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const body = ANSWERS[decodeURIComponent((req.url ?? '').split('?')[0]!)];
+    const headers = { 'access-control-allow-origin': '*', 'content-type': 'application/json' };
+    if (body === undefined) res.writeHead(404, headers).end('{}');
+    else res.writeHead(200, { ...headers, 'cache-control': 'max-age=60' }).end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/manifest.json`;
+  client = await createStremioClient();
+}, 60_000);
+afterAll(async () => {
+  client?.close();
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe('the real client', () => {
+  it('installs the manifest, requests the unnamed catalog and keeps both items', async () => {
+    await client.installAddon(url);
+    const page = await client.loadCatalog({ transportUrl: url, type: 'movie', id: 'top' });
+    expect(page.items.map((i) => i.id)).toEqual(['cx:1', 'cx:2']);
+  });
+
+  it('loads a meta with website: null, poster: "" and posterShape "regular"', async () => {
+    const { meta, metaError } = await client.loadMeta({ transportUrl: url, type: 'movie', id: 'cx:1', videoId: null });
+    expect(metaError).toBeNull();
+    expect(meta?.id).toBe('cx:1');
+  });
+
+  it('drops a stream with both title and description, and keeps one with a title alone', async () => {
+    expect((await client.loadMeta({ transportUrl: url, type: 'movie', id: 'cx:1' })).streams).toEqual([]);
+    expect((await client.loadMeta({ transportUrl: url, type: 'movie', id: 'cx:2' })).streams).toHaveLength(1);
+  });
+});
+
+describe('marquee check on the same add-on', () => {
+  it('agrees: no error for what the client accepts, the crawl goes on, one error for the dropped stream', async () => {
+    const report = await runCheck(url, { rateLimit: 1000 });
+    const check = (id: string) => report.checks.find((c) => c.id === id)!;
+    expect(report.fatal).toBeUndefined();
+    expect(check('manifest')).toMatchObject({ errors: 0 });
+    expect(
+      check('manifest')
+        .findings.map((f) => f.jsonPath)
+        .sort(),
+    ).toEqual(['$.catalogs', '$.catalogs[0].name', '$.description']);
+    for (const f of check('manifest').findings)
+      expect(f.effect).toMatch(/the real client .* \(test\/checker-calibration\.test\.ts\)/);
+    expect(check('catalog-feed').status).not.toBe('skip');
+    expect(check('meta')).toMatchObject({ errors: 0 });
+    expect(check('meta').warnings).toBeGreaterThanOrEqual(3);
+    expect(check('stream')).toMatchObject({ errors: 1 });
+    expect(check('stream').findings[0]).toMatchObject({
+      path: '/stream/movie/cx%3A1.json',
+      jsonPath: '$.streams[0]',
+      message: 'carries both title and description',
+    });
+  });
+});
