@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCheck } from '../src/checker/index.js';
+import { runCli } from './helpers/cli.js';
 import { createStremioClient, type StremioClient } from './helpers/stremio-client.js';
 
 const MANIFEST = {
@@ -96,5 +97,31 @@ describe('marquee check on the same add-on', () => {
       jsonPath: '$.streams[0]',
       message: 'carries both title and description',
     });
+  });
+});
+
+describe('marquee check in CI', () => {
+  it('prints GitHub Actions annotations, narrows the report with --only, and refuses an unknown check before crawling', async () => {
+    const github = await runCli(['check', url, '--format', 'github', '--rate', '1000'], { cwd: process.cwd() });
+    expect(github.code).toBe(1);
+    const lines = github.stdout.trim().split('\n');
+    expect(lines).toContain(
+      '::error title=marquee check%3A Streams::/stream/movie/cx%253A1.json $.streams[0]: carries both title and description → ' +
+        'the real client reads title as another name for description and drops the stream (test/checker-calibration.test.ts)',
+    );
+    expect(lines.filter((l) => l.startsWith('::warning title=marquee check%3A Manifest::'))).toHaveLength(3);
+    expect(lines.at(-1)).toMatch(/^marquee check http:\/\/127\.0\.0\.1:\d+\/manifest\.json: 1 errors, \d+ warnings/);
+
+    const only = await runCli(['check', url, '--only', 'manifest,catalog-feed', '--format', 'json', '--rate', '1000'], {
+      cwd: process.cwd(),
+    });
+    expect(only.code).toBe(0);
+    const report = JSON.parse(only.stdout);
+    expect(report.checks.map((c: { id: string }) => c.id)).toEqual(['manifest', 'catalog-feed']);
+    expect(report.ok).toBe(true);
+
+    const unknown = await runCli(['check', url, '--only', 'streams'], { cwd: process.cwd() });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/--only: unknown check "streams"; the checks are manifest, catalog-feed/);
   });
 });

@@ -3,6 +3,7 @@
 
 export { type FormatOptions, formatReport } from './format.js';
 export { reportExitCode, runCheck } from './run.js';
+export { assertCheckIds, formatGithub, selectChecks } from './select.js';
 export {
   CHECKS,
   type CheckId,

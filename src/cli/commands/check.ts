@@ -1,4 +1,11 @@
-import { formatReport, reportExitCode, runCheck } from '../../checker/index.js';
+import {
+  assertCheckIds,
+  formatGithub,
+  formatReport,
+  reportExitCode,
+  runCheck,
+  selectChecks,
+} from '../../checker/index.js';
 import { MarqueeError } from '../../errors.js';
 import type { Command } from '../command.js';
 
@@ -13,10 +20,23 @@ function positiveInt(value: unknown, flag: string): number | undefined {
 export const checkCommand: Command = {
   name: 'check',
   summary: 'check any add-on against the protocol, crawling it the way the real client does',
-  usage: 'marquee check <manifest URL> [--json] [--max-requests N] [--concurrency N] [--timeout MS]',
+  usage:
+    'marquee check <manifest URL> [--format text|json|github] [--only CHECK[,CHECK]] [--max-requests N] [--concurrency N] [--timeout MS]',
   positionals: { name: 'manifest URL', required: true },
   options: {
-    json: { type: 'boolean', description: 'print the report as JSON (for scripts)' },
+    json: { type: 'boolean', description: 'print the report as JSON (for scripts; the same as --format json)' },
+    format: {
+      type: 'string',
+      value: 'text|json|github',
+      description: 'text for people, json for scripts, github for GitHub Actions annotations',
+      default: 'text',
+    },
+    only: {
+      type: 'string',
+      value: 'CHECK[,CHECK]',
+      description:
+        'report only these checks (ids as in --json: manifest, stream, cache, …); the exit code follows them',
+    },
     'max-requests': { type: 'string', value: 'N', description: 'most requests in the whole run', default: '300' },
     concurrency: { type: 'string', value: 'N', description: 'requests in flight at once', default: '4' },
     timeout: { type: 'string', value: 'MS', description: 'time limit per request in milliseconds', default: '10000' },
@@ -37,8 +57,20 @@ export const checkCommand: Command = {
       sampleSize: positiveInt(values.sample, 'sample'),
     };
     const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
-    const showProgress = !values.json && io.stderr.isTTY === true;
-    const report = await runCheck(url!, {
+    const format = values.json === true ? 'json' : typeof values.format === 'string' ? values.format : 'text';
+    if (format !== 'text' && format !== 'json' && format !== 'github') {
+      throw new MarqueeError('INVALID_SETTINGS', `--format must be text, json or github, got "${format}"`);
+    }
+    const only =
+      typeof values.only === 'string'
+        ? values.only
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : undefined;
+    if (only) assertCheckIds(only);
+    const showProgress = format === 'text' && io.stderr.isTTY === true;
+    const full = await runCheck(url!, {
       ...defined,
       ...(showProgress
         ? {
@@ -48,8 +80,13 @@ export const checkCommand: Command = {
         : {}),
     });
     if (showProgress) io.stderr.write('\r\x1b[2K');
+    const report = only ? selectChecks(full, only) : full;
     io.stdout.write(
-      values.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, { color: io.stdout.isTTY === true }),
+      format === 'json'
+        ? `${JSON.stringify(report, null, 2)}\n`
+        : format === 'github'
+          ? formatGithub(report)
+          : formatReport(report, { color: io.stdout.isTTY === true }),
     );
     return reportExitCode(report);
   },
