@@ -40,6 +40,38 @@ export function corsFinding(exchange: Exchange): Finding | undefined {
 }
 
 /** The max-age of a Cache-Control value, NaN when it is there but not whole seconds, undefined when absent. */
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+const DIRECTIVE = new RegExp(`^(${TOKEN})(?:=(?:${TOKEN}|"(?:[^"\\\\]|\\\\.)*"))?$`);
+const KNOWN = new Set([
+  'max-age',
+  's-maxage',
+  'public',
+  'private',
+  'no-cache',
+  'no-store',
+  'no-transform',
+  'must-revalidate',
+  'proxy-revalidate',
+  'must-understand',
+  'immutable',
+  'stale-while-revalidate',
+  'stale-if-error',
+]);
+
+/** What is wrong with a Cache-Control value's syntax, or undefined (RFC 9111: `token[=token|"quoted"]`, comma-separated). */
+function syntaxProblem(value: string): string | undefined {
+  for (const raw of value.split(',')) {
+    const part = raw.trim();
+    if (part === '') continue;
+    const m = DIRECTIVE.exec(part);
+    if (!m)
+      return `is not valid: ${JSON.stringify(part.slice(0, 40))} is no directive (directives are comma-separated, as name or name=value)`;
+    const name = m[1]!.toLowerCase();
+    if (!KNOWN.has(name)) return `has an unknown directive ${JSON.stringify(name)} (a typo of max-age?)`;
+  }
+  return undefined;
+}
+
 function maxAge(value: string): number | undefined {
   for (const part of value.split(',')) {
     const [name = '', arg] = part.trim().split('=');
@@ -76,6 +108,16 @@ export function cacheFindings(exchange: Exchange, kind: CacheKind): Finding[] {
           ),
         ]
       : [];
+  }
+  const bad = syntaxProblem(value);
+  if (bad !== undefined) {
+    return [
+      at(
+        'warning',
+        `Cache-Control ${JSON.stringify(value.slice(0, 80))} ${bad}`,
+        'spec (RFC 9111 §5.2): caches ignore what they cannot parse, so the answer is not reused as meant',
+      ),
+    ];
   }
   const seconds = maxAge(value);
   if (seconds === undefined) return [];
