@@ -125,3 +125,63 @@ describe('marquee check in CI', () => {
     expect(unknown.stderr).toMatch(/--only: unknown check "streams"; the checks are manifest, catalog-feed/);
   });
 });
+
+describe('an add-on without catalogs', () => {
+  it('gets its streams checked with a well-known id of its prefix and with --id, and its unknown-id answers rated', async () => {
+    const seen: string[] = [];
+    const streamOnly = createServer((req, res) => {
+      const path = decodeURIComponent((req.url ?? '').split('?')[0]!);
+      seen.push(path);
+      const headers = {
+        'access-control-allow-origin': '*',
+        'content-type': 'application/json',
+        'cache-control': 'max-age=60',
+      };
+      if (path === '/manifest.json') {
+        return void res.writeHead(200, headers).end(
+          JSON.stringify({
+            id: 'org.example.streams',
+            version: '1.0.0',
+            name: 'Streams',
+            description: 'streams only',
+            types: ['movie', 'series'],
+            resources: ['stream'],
+            idPrefixes: ['tt'],
+            catalogs: [],
+          }),
+        );
+      }
+      if (path.includes('marquee-check-unknown')) return void res.writeHead(500, headers).end('{"err":"boom"}');
+      res
+        .writeHead(200, headers)
+        .end(JSON.stringify({ streams: [{ url: 'https://media.example/x.mp4', title: 'HD', description: 'x' }] }));
+    });
+    await new Promise<void>((resolve) => streamOnly.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = `http://127.0.0.1:${(streamOnly.address() as AddressInfo).port}/manifest.json`;
+      const { code, stdout } = await runCli(
+        ['check', address, '--id', 'series:tt0903747:1:1', '--format', 'json', '--rate', '1000'],
+        { cwd: process.cwd() },
+      );
+      expect(code).toBe(1);
+      expect(seen).toEqual(
+        expect.arrayContaining([
+          '/stream/movie/tt0111161.json',
+          '/stream/series/tt0903747:1:1.json',
+          '/stream/movie/ttmarquee-check-unknown.json',
+        ]),
+      );
+      const report = JSON.parse(stdout);
+      const stream = report.checks.find((c: { id: string }) => c.id === 'stream');
+      expect(stream.findings).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ severity: 'error', message: 'carries both title and description', count: 3 }),
+          expect.objectContaining({ severity: 'warning', message: 'an unknown id answers HTTP 500: answer 404' }),
+        ]),
+      );
+    } finally {
+      streamOnly.closeAllConnections();
+      await new Promise((resolve) => streamOnly.close(resolve));
+    }
+  });
+});

@@ -427,13 +427,14 @@ describe('tv items', () => {
     );
     try {
       const report = await runCheck(`${server.url}/manifest.json`, { rateLimit: 1000, now: () => NOW });
-      expect(server.requests.filter((r) => r.startsWith('/meta/'))).toEqual([]);
-      expect(server.requests.filter((r) => r.startsWith('/stream/')).sort()).toEqual([
-        '/stream/tv/gd%3Ach0.json',
-        '/stream/tv/gd%3Ach1.json',
+      // No sampled item's meta (the unknown-id probe asks one under the routed prefix).
+      expect(server.requests.filter((r) => r.startsWith('/meta/'))).toEqual([
+        '/meta/tv/other%3Amarquee-check-unknown.json',
       ]);
-      // Nothing was requested for meta, so the check is "skip" with its note, not "pass".
-      expect(report.checks.find((c) => c.id === 'meta')).toMatchObject({ status: 'skip', infos: 1 });
+      expect(
+        server.requests.filter((r) => r.startsWith('/stream/') && !r.includes('marquee-check-unknown')).sort(),
+      ).toEqual(['/stream/tv/gd%3Ach0.json', '/stream/tv/gd%3Ach1.json']);
+      expect(report.checks.find((c) => c.id === 'meta')).toMatchObject({ errors: 0, infos: 1 });
       expect(findings(report, 'info').find((f) => f.check === 'meta')?.message).toBe(
         '2 of 2 sampled items have ids or types the manifest does not route to this add-on for meta: not requested',
       );

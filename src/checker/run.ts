@@ -8,7 +8,7 @@ import { createFindings, type Findings } from './findings.js';
 import { checkGuide } from './guide.js';
 import { checkItems, pickSample } from './items.js';
 import { checkManifest } from './manifest.js';
-import { checkAddonCatalogs, checkNotFound } from './probes.js';
+import { checkAddonCatalogs, checkNotFound, checkUnknownIds, prefixRefs } from './probes.js';
 import { createRequester } from './requester.js';
 import {
   type CheckOptions,
@@ -104,7 +104,16 @@ async function crawl(ctx: Context): Promise<void> {
     checkNotFound(ctx),
     checkAddonCatalogs(ctx),
   ]);
-  if (ctx.requester.stopped() === undefined) await checkItems(ctx, pickSample(pools, ctx.options.sampleSize));
+  if (ctx.requester.stopped() === undefined) {
+    const sample = pickSample(pools, ctx.options.sampleSize);
+    // Ids the user names, and for an add-on without catalogs (stream-only, meta-only) a well-known
+    // id of each prefix it routes: otherwise nothing but its manifest would be checked.
+    const extra = [
+      ...ctx.options.ids.map((r) => ({ ...r, name: r.id })),
+      ...(sample.length === 0 ? prefixRefs(ctx) : []),
+    ].filter((r) => !sample.some((s) => s.type === r.type && s.id === r.id));
+    await Promise.all([checkItems(ctx, [...sample, ...extra]), checkUnknownIds(ctx)]);
+  }
 }
 
 async function checkCatalog(ctx: Context, catalog: Catalog): Promise<ItemRef[]> {
@@ -190,6 +199,7 @@ function resolveOptions(options: CheckOptions): ResolvedOptions {
   const resolved: ResolvedOptions = {
     ...DEFAULT_OPTIONS,
     now: Date.now,
+    ids: [],
     fetch: (url, init) => fetch(url, init),
     ...definedOnly(options),
   };

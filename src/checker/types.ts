@@ -128,6 +128,8 @@ export interface CheckOptions {
   readonly slowMs?: number;
   /** The clock for guide days (default Date.now). */
   readonly now?: () => number;
+  /** Items to request meta and streams for besides the sample (`--id TYPE:ID`). */
+  readonly ids?: ReadonlyArray<{ readonly type: string; readonly id: string }>;
   readonly fetch?: FetchLike;
   readonly onProgress?: (progress: CheckProgress) => void;
   /** Aborting stops the crawl; the report of what was checked so far is still returned. */

@@ -31,6 +31,13 @@ export const checkCommand: Command = {
       description: 'text for people, json for scripts, github for GitHub Actions annotations',
       default: 'text',
     },
+    id: {
+      type: 'string',
+      multiple: true,
+      value: 'TYPE:ID',
+      description:
+        'also request the meta and streams of this item (e.g. movie:tt0111161), for an add-on without catalogs',
+    },
     only: {
       type: 'string',
       value: 'CHECK[,CHECK]',
@@ -69,9 +76,17 @@ export const checkCommand: Command = {
             .filter(Boolean)
         : undefined;
     if (only) assertCheckIds(only);
+    const ids = (Array.isArray(values.id) ? values.id : []).map((given) => {
+      const at = given.indexOf(':');
+      if (at <= 0 || at === given.length - 1) {
+        throw new MarqueeError('INVALID_SETTINGS', `--id must be TYPE:ID (e.g. movie:tt0111161), got "${given}"`);
+      }
+      return { type: given.slice(0, at), id: given.slice(at + 1) };
+    });
     const showProgress = format === 'text' && io.stderr.isTTY === true;
     const full = await runCheck(url!, {
       ...defined,
+      ...(ids.length > 0 ? { ids } : {}),
       ...(showProgress
         ? {
             onProgress: (p: { done: number; limit: number; path: string }) =>
