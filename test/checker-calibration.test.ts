@@ -185,3 +185,52 @@ describe('an add-on without catalogs', () => {
     }
   });
 });
+
+describe('a search that builds a regular expression from the query', () => {
+  it('is found: a probe starting with * fails it', async () => {
+    const films = [{ id: 'rx:1', type: 'movie', name: 'Heat', poster: 'https://img.example/heat.jpg' }];
+    const naive = createServer((req, res) => {
+      const path = decodeURIComponent((req.url ?? '').split('?')[0]!);
+      const headers = {
+        'access-control-allow-origin': '*',
+        'content-type': 'application/json',
+        'cache-control': 'max-age=60',
+      };
+      const manifest = {
+        id: 'org.example.regex',
+        version: '1.0.0',
+        name: 'Regex',
+        description: 'naive search',
+        types: ['movie'],
+        resources: ['catalog'],
+        catalogs: [{ type: 'movie', id: 'films', name: 'Films', extra: [{ name: 'search' }] }],
+      };
+      if (path === '/manifest.json') return void res.writeHead(200, headers).end(JSON.stringify(manifest));
+      const search = /\/search=(.*)\.json$/.exec(path)?.[1];
+      try {
+        // What such add-ons do: the user's text as a pattern.
+        const pattern = search === undefined ? undefined : new RegExp(search, 'i');
+        res
+          .writeHead(200, headers)
+          .end(JSON.stringify({ metas: films.filter((f) => !pattern || pattern.test(f.name)) }));
+      } catch {
+        res.writeHead(500, headers).end('{}');
+      }
+    });
+    await new Promise<void>((resolve) => naive.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = `http://127.0.0.1:${(naive.address() as AddressInfo).port}/manifest.json`;
+      const report = await runCheck(address, { rateLimit: 1000 });
+      const search = report.checks.find((c) => c.id === 'catalog-search')!;
+      expect(search.errors).toBe(1);
+      expect(search.findings[0]).toMatchObject({
+        severity: 'error',
+        message: 'answers HTTP 500 instead of 200: answer 200 with { metas: [] } when there is nothing',
+        effect: 'a search for "*batteries not included" shows an error in this catalog\'s row instead of results',
+      });
+    } finally {
+      naive.closeAllConnections();
+      await new Promise((resolve) => naive.close(resolve));
+    }
+  });
+});

@@ -5,11 +5,24 @@ import type { ItemRef } from './catalogs.js';
 /**
  * Genre filters and search, as the client asks them: every declared genre must answer 200 with a
  * valid body (an empty `{ metas: [] }` is fine), and search must survive the values users type,
- * encoded like `encodeURIComponent` (accents, `&`, `/`).
+ * encoded like `encodeURIComponent` (accents, `&`, `/`, regular-expression and quote characters).
  */
 
-/** Probes every search catalog gets, after a word taken from one of its own items. */
-const SEARCH_PROBES = ['Amélie', 'Tom & Jerry', 'AC/DC'] as const;
+/**
+ * Probes every search catalog gets, after a word taken from one of its own items: accents, `&`
+ * and `/` (they arrive percent-encoded), and the characters an add-on that builds a regular
+ * expression or a query string from the search chokes on (`(`, `*`, `[`, quotes), which then
+ * answers `{}` or 500.
+ */
+const SEARCH_PROBES = [
+  'Amélie',
+  'Tom & Jerry',
+  'AC/DC',
+  '*batteries not included',
+  '(500) Days of Summer',
+  '[REC]',
+  '"Heat" O\'Brien',
+] as const;
 
 /**
  * The genres the client offers: the genre extra's options, else the catalog's `genres`.
