@@ -117,16 +117,16 @@ describe('an add-on built with stremio-addon-sdk', () => {
     expect(report.complete).toBe(true);
   });
 
-  it('finds what such an add-on really gets wrong: 200 for an undeclared catalog, and no Cache-Control where no hint was given', () => {
+  it('finds what such an add-on really gets wrong, and no error: the client accepts it fully', () => {
     const all = report.checks.flatMap((c) => c.findings);
-    expect(all.filter((f) => f.severity === 'error')).toEqual([
-      expect.objectContaining({
-        check: 'not-found',
-        path: '/catalog/movie/marquee-check-nonexistent.json',
-        message:
-          'a catalog the manifest does not declare answers HTTP 200: answer 404 for paths the add-on does not serve',
-      }),
-    ]);
+    expect(all.filter((f) => f.severity === 'error')).toEqual([]);
+    // 200 for an undeclared catalog: the spec asks 404, the client never asks for it.
+    expect(all.find((f) => f.check === 'not-found')).toMatchObject({
+      severity: 'warning',
+      path: '/catalog/movie/marquee-check-nonexistent.json',
+      message:
+        'a catalog the manifest does not declare answers HTTP 200: answer 404 for paths the add-on does not serve',
+    });
     // The SDK sets Cache-Control only from a handler's cacheMaxAge (the catalog handler gives one),
     // never on the manifest; meta and stream handlers here give none, as in the SDK's README.
     const warnings = all.filter((f) => f.severity === 'warning');
@@ -135,6 +135,7 @@ describe('an add-on built with stremio-addon-sdk', () => {
         'cache: has no Cache-Control header: send max-age=N (seconds), e.g. max-age=300, public',
         // The SDK answers an id its handler does not know with { meta: null } (the client fails the page).
         'meta: an unknown id answers 200 { "meta": null }: answer 404',
+        'not-found: a catalog the manifest does not declare answers HTTP 200: answer 404 for paths the add-on does not serve',
       ]),
     );
     // One finding for the one cache rule, counted, with example paths (not one line per request).
@@ -143,7 +144,7 @@ describe('an add-on built with stremio-addon-sdk', () => {
     const uncached = (cacheWarnings[0]!.examples ?? [cacheWarnings[0]!.path]).map((p) => p.split('/')[1]);
     expect(new Set(uncached)).toEqual(new Set(['manifest.json', 'meta', 'stream']));
     expect(cacheWarnings[0]!.count).toBeGreaterThanOrEqual(3);
-    expect(report.ok).toBe(false);
-    expect(reportExitCode(report)).toBe(1);
+    expect(report.ok).toBe(true);
+    expect(reportExitCode(report)).toBe(0);
   });
 });

@@ -36,14 +36,16 @@ export async function checkNotFound(ctx: Context): Promise<void> {
   if (exchange.status !== 200) for (const f of cacheFindings(exchange, 'data')) findings.add(f);
   if (exchange.status === 404) return;
   const served = exchange.status === 200;
+  // A warning either way: the client asks only for what the manifest declares, so it loses
+  // nothing here (the official SDK answers 200 to anything, and its add-ons work).
   findings.add({
     check: 'not-found',
-    severity: served ? 'error' : 'warning',
+    severity: 'warning',
     path,
     message: `a catalog the manifest does not declare answers HTTP ${exchange.status}: answer 404 for paths the add-on does not serve`,
     effect: served
-      ? 'a mistyped or removed catalog looks like a working, empty one, so clients and caches never learn it is gone'
-      : 'clients and monitors read it as a server failure rather than "not here"',
+      ? 'spec ("Errors"): unknown paths answer 404; caches and monitors take a mistyped or removed catalog for a working, empty one'
+      : 'spec ("Errors"): unknown paths answer 404; monitors read this as a server failure rather than "not here"',
   });
 }
 

@@ -89,7 +89,12 @@ export async function runCheck(manifestUrl: string, options: CheckOptions = {}):
       });
     }
     return finish(
-      { url: address.manifestUrl, complete: !cut && stopped === undefined, ...(addon ? { addon } : {}) },
+      {
+        url: address.manifestUrl,
+        // Nothing past the manifest was requested when it could not be read as one.
+        complete: step.manifest !== undefined && !cut && stopped === undefined,
+        ...(addon ? { addon } : {}),
+      },
       requester.stats(),
     );
   } finally {
