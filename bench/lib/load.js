@@ -1,35 +1,66 @@
 /**
- * The load driver: autocannon (pinned in devDependencies) through its programmatic API, in
- * this process. Each case gets a short warm-up (JIT, caches, keep-alive sockets) that is thrown
- * away, then a measured run of fixed duration.
+ * The load driver (lib/driver.js: raw sockets, pipelined, bodies skipped) in this process. Each
+ * case gets a short warm-up (JIT, caches, keep-alive sockets) that is thrown away, then a
+ * measured run of fixed duration. Around the measured run the CPU time of the server under test
+ * (from /proc/PID/stat) and of this process (the driver) are read, so a run can show that the
+ * server, not the driver, was the bottleneck.
  */
-import autocannon from 'autocannon';
+import { readFileSync } from 'node:fs';
+import { drive } from './driver.js';
 
 const COMPRESSED = { 'accept-encoding': 'gzip, br' };
+/** Clock ticks per second of /proc/PID/stat's utime and stime (USER_HZ, 100 on Linux). */
+const TICKS = 100;
 
-function run(options) {
-  return new Promise((resolve, reject) => {
-    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
-  });
+function run({ url, connections, pipelining, duration, headers }) {
+  return drive(url, { connections, pipelining, durationS: duration, headers });
+}
+
+/** CPU seconds (user + system) process `pid` has used so far; undefined where /proc is absent. */
+export function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces), in parentheses: utime is 14th, stime 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
  * Requests/s, p50/p99 latency (ms), errors and non-2xx of `connections` keep-alive connections
- * hammering `url` for `durationS` seconds after `warmupS` seconds of warm-up.
+ * (each with `pipelining` requests in flight) hammering `url` for `durationS` seconds after
+ * `warmupS` seconds of warm-up; with `serverPid`, the server's and the driver's CPU use during
+ * the measured run, as a share of one core.
  *
- * @example await measure('http://127.0.0.1:7000/manifest.json', { durationS: 5, compressed: true })
+ * @example await measure('http://127.0.0.1:7000/manifest.json', { durationS: 5, compressed: true, serverPid: 1234 })
  */
-export async function measure(url, { connections = 20, durationS = 5, warmupS = 1, compressed = false } = {}) {
+export async function measure(
+  url,
+  { connections = 20, pipelining = 1, durationS = 5, warmupS = 1, compressed = false, serverPid } = {},
+) {
   if (!url.startsWith('http://127.0.0.1:')) throw new Error(`refusing to load anything but 127.0.0.1: ${url}`);
   const headers = compressed ? COMPRESSED : {};
-  if (warmupS > 0) await run({ url, connections, duration: warmupS, headers });
-  const result = await run({ url, connections, duration: durationS, headers });
+  if (warmupS > 0) await run({ url, connections, pipelining, duration: warmupS, headers });
+  const serverBefore = serverPid === undefined ? undefined : cpuSeconds(serverPid);
+  const driverBefore = process.cpuUsage();
+  const started = performance.now();
+  const result = await run({ url, connections, pipelining, duration: durationS, headers });
+  const wall = (performance.now() - started) / 1000;
+  const driver = process.cpuUsage(driverBefore);
+  const serverAfter = serverPid === undefined ? undefined : cpuSeconds(serverPid);
   return {
-    requestsPerSecond: result.requests.total / result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
+    requestsPerSecond: result.requestsPerSecond,
+    p50: result.p50,
+    p99: result.p99,
+    errors: result.errors,
     non2xx: result.non2xx,
-    bytesPerSecond: result.throughput.average,
+    connections,
+    pipelining,
+    driverCpu: (driver.user + driver.system) / 1e6 / wall,
+    ...(serverBefore !== undefined && serverAfter !== undefined
+      ? { serverCpu: (serverAfter - serverBefore) / wall }
+      : {}),
   };
 }
