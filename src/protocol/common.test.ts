@@ -59,3 +59,79 @@ describe('isRfc3339 agrees with Date.parse on what it accepts', () => {
     expect(isRfc3339('2026-01-01T00:00:60Z')).toBe(false);
   });
 });
+
+describe('isAbsoluteUrl, fast path', () => {
+  /** The answer without the fast path: a scheme, then URL.canParse. */
+  const plain = (value: string) => /^[A-Za-z][A-Za-z0-9+.-]*:/.test(value) && URL.canParse(value);
+  const pick = <T>(list: readonly T[], r: () => number) => list[Math.floor(r() * list.length)]!;
+
+  /** Roughly the strings the fast path may take: an http(s) scheme and a host of letters first. */
+  const CANDIDATE = /^https?:\/\/[A-Za-z]/;
+
+  test('never accepts what URL.canParse refuses, on 50,000 generated URLs around its edges', () => {
+    let seed = 12345;
+    const r = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const schemes = [
+      'http://',
+      'https://',
+      'http://',
+      'https://',
+      'HTTP://',
+      'http:/',
+      'http:',
+      'ftp://',
+      'h ttp://',
+      '',
+    ];
+    const labels = [
+      'a',
+      'img',
+      'example',
+      'com',
+      'tv',
+      'a-b',
+      '1',
+      '12',
+      '256',
+      '0x1f',
+      '-',
+      'xn--e1a',
+      '_x',
+      'é',
+      '',
+      'a b',
+    ];
+    const ports = ['', '', ':80', ':0', ':65535', ':65536', ':99999', ':', ':x'];
+    const path = [
+      '',
+      '/',
+      '/a',
+      '/a.jpg',
+      '/%20',
+      '/%zz',
+      '/ ',
+      '/?q=1',
+      '/#x',
+      '/\\',
+      '/[1]',
+      '/|',
+      '/é',
+      "/a'b",
+      '/a"b',
+      '//x',
+    ];
+    let accepted = 0;
+    for (let i = 0; i < 50_000; i++) {
+      const host = Array.from({ length: 1 + Math.floor(r() * 3) }, () => pick(labels, r)).join('.');
+      const url = pick(schemes, r) + host + pick(ports, r) + pick(path, r) + (r() < 0.3 ? pick(path, r) : '');
+      // Where the fast path says yes, URL.canParse must too; elsewhere isAbsoluteUrl is plain().
+      if (isAbsoluteUrl(url) && !plain(url)) expect.fail(`${url}: the fast path accepts what URL.canParse refuses`);
+      if (CANDIDATE.test(url) && isAbsoluteUrl(url)) accepted++;
+    }
+    // Enough of them were taken to mean something.
+    expect(accepted).toBeGreaterThan(3_000);
+  });
+});

@@ -29,9 +29,20 @@ export function isRfc3339(value: string): boolean {
 
 /** An absolute URL, as the client parses it (`https://…`, `data:…`); a relative path fails. */
 export function isAbsoluteUrl(value: string): boolean {
+  if (PLAIN_HTTP_URL.test(value)) return true;
   if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(value)) return false;
   return URL.canParse(value);
 }
+
+/**
+ * The common shape of an http(s) URL that `URL.canParse` always accepts: a host of dot-separated
+ * labels whose last starts with a letter (so it is never read as an IPv4 address), no port, no
+ * query, a path of URL characters. An import checks hundreds of thousands of programme icons:
+ * on the 370 MB benchmark guide's 672,000 this test takes 34 ms where `URL.canParse` takes 142 ms
+ * (of a 6.7 s import). Every other value still goes to `URL.canParse`; common.test.ts holds the
+ * two to the same answer on generated strings.
+ */
+const PLAIN_HTTP_URL = /^https?:\/\/(?:[A-Za-z0-9-]+\.)*[A-Za-z][A-Za-z0-9-]*(?:\/[!$&'()*+,;=:@%A-Za-z0-9._~/-]*)?$/;
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
