@@ -26,10 +26,12 @@ export const LARGE_BODY_BYTES = 5 * 1024 * 1024;
 export function corsFinding(exchange: Exchange): Finding | undefined {
   const value = exchange.headers?.get('access-control-allow-origin');
   if (value === '*' || value === 'https://web.stremio.com') return undefined;
-  const effect = 'Stremio Web (a browser page) cannot read the answer, so users of the web client get nothing from it';
+  const effect =
+    'Fetch standard (CORS): a browser page such as Stremio Web cannot read an answer without Access-Control-Allow-Origin: * (or its own origin)';
   return {
     check: 'cors',
     severity: 'error',
+    rule: 'cors.allow-origin',
     path: exchange.path,
     message:
       value === null || value === undefined
@@ -37,6 +39,21 @@ export function corsFinding(exchange: Exchange): Finding | undefined {
         : `Access-Control-Allow-Origin is ${JSON.stringify(value.slice(0, 60))}: send *`,
     effect,
   };
+}
+
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+const QUOTED = '"(?:[^"\\\\]|\\\\.)*"';
+const DIRECTIVE = new RegExp(`^${TOKEN}(?:=(?:${TOKEN}|${QUOTED}))?$`);
+
+/**
+ * True when a Cache-Control value has the syntax of RFC 9111 §5.2: directives separated by
+ * commas, each a token with an optional `=token` or `="quoted string"` argument.
+ *
+ * @example isCacheControlSyntax('max-age=300, public') // true; 'max-age=300 public' and 'max-age: 300' are false
+ */
+export function isCacheControlSyntax(value: string): boolean {
+  const parts = value.split(',').map((p) => p.trim());
+  return parts.every((p, i) => (p === '' ? i > 0 && i === parts.length - 1 : DIRECTIVE.test(p)));
 }
 
 /** The max-age of a Cache-Control value, NaN when it is there but not whole seconds, undefined when absent. */
@@ -59,9 +76,10 @@ function maxAge(value: string): number | undefined {
 export function cacheFindings(exchange: Exchange, kind: CacheKind): Finding[] {
   const value = exchange.headers?.get('cache-control') ?? null;
   const ok = exchange.status === 200;
-  const at = (severity: Finding['severity'], message: string, effect: string): Finding => ({
+  const at = (severity: Finding['severity'], message: string, effect: string, rule = 'cache.lifetime'): Finding => ({
     check: 'cache',
     severity,
+    rule,
     path: exchange.path,
     message,
     effect,
@@ -72,10 +90,21 @@ export function cacheFindings(exchange: Exchange, kind: CacheKind): Finding[] {
           at(
             'warning',
             'has no Cache-Control header: send max-age=N (seconds), e.g. max-age=300, public',
-            'browsers and CDNs cannot reuse the answer, so every visit asks the add-on again',
+            'RFC 9111: without a lifetime, browsers and CDNs may not reuse the answer, so visits ask the add-on again',
+            'cache.missing',
           ),
         ]
       : [];
+  }
+  if (!isCacheControlSyntax(value)) {
+    return [
+      at(
+        'warning',
+        `${JSON.stringify(value.slice(0, 80))} is not Cache-Control syntax: directives are separated by commas, each name or name=value (e.g. max-age=300, public)`,
+        'RFC 9111 §5.2: caches ignore directives they cannot parse, so the answer may not be cached as meant',
+        'cache.syntax',
+      ),
+    ];
   }
   const seconds = maxAge(value);
   if (seconds === undefined) return [];
@@ -84,7 +113,8 @@ export function cacheFindings(exchange: Exchange, kind: CacheKind): Finding[] {
       at(
         'warning',
         `${JSON.stringify(value.slice(0, 80))} has a max-age that is not whole seconds`,
-        'caches ignore the directive',
+        'RFC 9111 §1.2.2: a max-age that is not a whole number of seconds is invalid; caches treat the answer as stale',
+        'cache.syntax',
       ),
     ];
   }
@@ -94,7 +124,7 @@ export function cacheFindings(exchange: Exchange, kind: CacheKind): Finding[] {
           at(
             'warning',
             `the HTTP ${exchange.status} answer may be cached for ${seconds} s: send no-store (or max-age ≤ ${ERROR_MAX_AGE}) on errors`,
-            'caches keep serving the error after the add-on has recovered',
+            'RFC 9111: caches may keep serving the error for that long after the add-on has recovered',
           ),
         ]
       : [];
@@ -104,7 +134,7 @@ export function cacheFindings(exchange: Exchange, kind: CacheKind): Finding[] {
       at(
         'warning',
         `max-age=${seconds} is over a year: cache lifetimes are seconds, not milliseconds`,
-        'clients and CDNs keep serving this answer long after it changes',
+        'RFC 9111: caches may serve this answer for that long after it changes',
       ),
     ];
   }
@@ -113,7 +143,7 @@ export function cacheFindings(exchange: Exchange, kind: CacheKind): Finding[] {
       at(
         'warning',
         `max-age=${seconds} on programme data: the guide refreshes every 15 minutes; 300 is the suggested lifetime`,
-        'schedule changes reach users late',
+        'spec: suggested cacheMaxAge for programme data is 300 (5 minutes); caches may serve an older schedule',
       ),
     ];
   }
@@ -131,18 +161,21 @@ export function timingFindings(exchange: Exchange, slowMs: number): Finding[] {
     out.push({
       check: 'http',
       severity: 'warning',
+      rule: 'http.slow',
       path: exchange.path,
       message: `took ${exchange.ms} ms (more than ${slowMs} ms)`,
-      effect: 'users look at a spinner that long; the board row or page appears late',
+      effect: 'the client waits that long for this answer before it can show it',
     });
   }
   if (exchange.bytes > LARGE_BODY_BYTES) {
     out.push({
       check: 'http',
       severity: 'warning',
+      rule: 'http.large',
       path: exchange.path,
       message: `is ${(exchange.bytes / 1048576).toFixed(1)} MiB: keep answers small (pages of at most 100 items, short descriptions)`,
-      effect: 'slow to load and parse on TVs and phones',
+      effect:
+        'spec: a catalog page holds at most 100 items; large answers take long to load and parse on TVs and phones',
     });
   }
   return out;

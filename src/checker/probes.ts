@@ -26,24 +26,24 @@ export async function checkNotFound(ctx: Context): Promise<void> {
     findings.add({
       check: 'not-found',
       severity: 'warning',
+      rule: 'not-found.no-answer',
       path,
       message: `an undeclared catalog gets no answer: ${exchange.reason}`,
-      effect: 'requests for paths the add-on does not serve hang or fail instead of ending quickly with 404',
+      effect: 'spec: a catalog path the add-on does not serve answers 404 Not found',
     });
     return;
   }
   // A long-cached 404 outlives the day the catalog is added, so the error cache rule applies here too.
   if (exchange.status !== 200) for (const f of cacheFindings(exchange, 'data')) findings.add(f);
   if (exchange.status === 404) return;
-  const served = exchange.status === 200;
+  // The client never asks a catalog the manifest does not declare, so this is the spec's rule only.
   findings.add({
     check: 'not-found',
-    severity: served ? 'error' : 'warning',
+    severity: 'warning',
+    rule: 'not-found.status',
     path,
     message: `a catalog the manifest does not declare answers HTTP ${exchange.status}: answer 404 for paths the add-on does not serve`,
-    effect: served
-      ? 'a mistyped or removed catalog looks like a working, empty one, so clients and caches never learn it is gone'
-      : 'clients and monitors read it as a server failure rather than "not here"',
+    effect: 'spec: a catalog path the add-on does not serve answers 404 Not found (the client never asks it)',
   });
 }
 

@@ -9,8 +9,11 @@ import { checkGuide } from './guide.js';
 import { checkItems, pickSample } from './items.js';
 import { checkManifest } from './manifest.js';
 import { checkAddonCatalogs, checkNotFound } from './probes.js';
+import { checkProbeIds } from './probes-ids.js';
 import { createRequester } from './requester.js';
 import {
+  CHECKS,
+  type CheckId,
   type CheckOptions,
   type CheckReport,
   DEFAULT_OPTIONS,
@@ -45,7 +48,13 @@ export async function runCheck(manifestUrl: string, options: CheckOptions = {}):
   const finish = (
     extra: { fatal?: string; addon?: CheckReport['addon']; url: string; complete: boolean },
     stats: RequestStats,
-  ) => buildReport(findings, { ...extra, startedAt, durationMs: Math.round(performance.now() - started), stats });
+  ) =>
+    buildReport(findings, resolved.only, {
+      ...extra,
+      startedAt,
+      durationMs: Math.round(performance.now() - started),
+      stats,
+    });
 
   const read = readAddress(manifestUrl);
   if ('error' in read) return finish({ url: manifestUrl, fatal: read.error, complete: false }, EMPTY_STATS);
@@ -58,7 +67,8 @@ export async function runCheck(manifestUrl: string, options: CheckOptions = {}):
     }
     const addon = identity(step.raw);
     findings.ran('crawl');
-    let cut = false;
+    // Nothing to crawl when the manifest is not an object: the planned requests did not run.
+    let cut = step.manifest === undefined;
     if (step.manifest) {
       const ctx: Context = {
         manifest: step.manifest,
@@ -70,6 +80,7 @@ export async function runCheck(manifestUrl: string, options: CheckOptions = {}):
           findings.add({
             check: 'crawl',
             severity: 'info',
+            rule: 'crawl.bound',
             path,
             message,
             effect: 'parts of the add-on were not checked',
@@ -83,6 +94,7 @@ export async function runCheck(manifestUrl: string, options: CheckOptions = {}):
       findings.add({
         check: 'crawl',
         severity: 'info',
+        rule: 'crawl.stopped',
         path: '/manifest.json',
         message: `the crawl stopped early: ${stopped}`,
         effect: 'parts of the add-on were not checked',
@@ -103,6 +115,7 @@ async function crawl(ctx: Context): Promise<void> {
     Promise.all(catalogs.map((catalog) => checkCatalog(ctx, catalog))),
     checkNotFound(ctx),
     checkAddonCatalogs(ctx),
+    checkProbeIds(ctx, ctx.options.ids),
   ]);
   if (ctx.requester.stopped() === undefined) await checkItems(ctx, pickSample(pools, ctx.options.sampleSize));
 }
@@ -136,6 +149,7 @@ function identity(raw: Record<string, unknown>): CheckReport['addon'] | undefine
 
 function buildReport(
   findings: Findings,
+  only: readonly CheckId[],
   run: {
     url: string;
     fatal?: string;
@@ -146,7 +160,7 @@ function buildReport(
     stats: RequestStats;
   },
 ): CheckReport {
-  const checks = findings.summaries();
+  const checks = findings.summaries().filter((c) => only.length === 0 || only.includes(c.id));
   const totals = checks.reduce(
     (t, c) => ({ errors: t.errors + c.errors, warnings: t.warnings + c.warnings, infos: t.infos + c.infos }),
     { errors: 0, warnings: 0, infos: 0 },
@@ -193,6 +207,14 @@ function resolveOptions(options: CheckOptions): ResolvedOptions {
     fetch: (url, init) => fetch(url, init),
     ...definedOnly(options),
   };
+  for (const id of resolved.only) {
+    if (!CHECKS.some((c) => c.id === id)) {
+      throw new MarqueeError(
+        'INVALID_SETTINGS',
+        `check option only: ${JSON.stringify(String(id).slice(0, 40))} is not a check (${CHECKS.map((c) => c.id).join(', ')})`,
+      );
+    }
+  }
   for (const name of POSITIVE_INTEGERS) {
     const value = resolved[name];
     if (!Number.isSafeInteger(value) || value < 1) {
