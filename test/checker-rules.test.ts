@@ -436,7 +436,9 @@ describe('tv items', () => {
     try {
       const report = await runCheck(`${server.url}/manifest.json`, { rateLimit: 1000, now: () => NOW });
       // Meta is routed for other: ids only: the one meta request is the unknown-id probe.
-      expect(server.requests.filter((r) => r.startsWith('/meta/'))).toEqual(['/meta/tv/other%3Amarquee-check-unknown.json']);
+      expect(server.requests.filter((r) => r.startsWith('/meta/'))).toEqual([
+        '/meta/tv/other%3Amarquee-check-unknown.json',
+      ]);
       expect(server.requests.filter((r) => r.startsWith('/stream/')).sort()).toEqual([
         '/stream/tv/gd%3Ach0.json',
         '/stream/tv/gd%3Ach1.json',

@@ -130,7 +130,8 @@ describe('an add-on built with stremio-addon-sdk', () => {
     expect(uncached.examples?.[0]?.path).toBe('/manifest.json');
     expect(warnings.find((f) => f.rule === 'meta.null')).toMatchObject({
       path: '/meta/movie/sdk%3Amarquee-check-unknown.json',
-      message: 'an id the add-on cannot have: $.meta is null: the client needs a meta object',
+      message:
+        'an id the add-on cannot have: answers { meta: null }: the client needs a meta object (answer 404 when there is none)',
     });
     expect(report.ok).toBe(true);
     expect(reportExitCode(report)).toBe(0);

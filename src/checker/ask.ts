@@ -140,7 +140,8 @@ export async function ask(ctx: Context, spec: Ask): Promise<Answer> {
       rule: issue.rule,
       path,
       jsonPath: issue.path,
-      message: spec.label === undefined || issue.rule !== 'meta.null' ? issue.message : `${spec.label}: ${issue.message}`,
+      message:
+        spec.label === undefined || issue.rule !== 'meta.null' ? issue.message : `${spec.label}: ${issue.message}`,
       effect: read.key === 'meta' ? spec.failure : (DROPS[read.key] ?? spec.failure),
     });
   }

@@ -154,7 +154,14 @@ export function clientPreviewIssues(item: unknown, path: string): ClientIssue[] 
  * @example clientMetaIssues({ id: 'x', type: 'movie', released: '2020-01-01' }, '$.meta') // [{ rule: 'meta.released', … }]
  */
 export function clientMetaIssues(meta: unknown, path: string): ClientIssue[] {
-  if (meta === null) return [{ rule: 'meta.null', path, message: 'is null: the client needs a meta object' }];
+  if (meta === null)
+    return [
+      {
+        rule: 'meta.null',
+        path,
+        message: 'answers { meta: null }: the client needs a meta object (answer 404 when there is none)',
+      },
+    ];
   if (!isRecord(meta)) return notObject('meta', path, meta);
   const out = fieldIssues('meta', meta, PREVIEW, path);
   if (meta.videos !== undefined && meta.videos !== null) {
