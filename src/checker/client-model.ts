@@ -338,8 +338,9 @@ export function clientManifest(raw: unknown): ClientManifest {
 }
 
 /**
- * Catalogs the client never shows: a required extra without options (other than search) leaves
- * it off Board and out of Discover, and it is not searchable either.
+ * Catalogs the client never shows: a required extra without options leaves it off Board and out
+ * of Discover (search is the documented exception, a search-only catalog; the client disregards
+ * a required skip).
  *
  * @example clientHiddenCatalogs({ catalogs: [{ type: 'tv', id: 'g', extra: [{ name: 'date', isRequired: true }] }] }) // [{ rule: 'catalog.hidden', … }]
  */
@@ -349,7 +350,7 @@ export function clientHiddenCatalogs(raw: unknown): ClientIssue[] {
   raw.catalogs.forEach((catalog, i) => {
     if (!isRecord(catalog) || !Array.isArray(catalog.extra)) return;
     catalog.extra.forEach((extra, j) => {
-      if (!isRecord(extra) || extra.isRequired !== true || extra.name === 'search') return;
+      if (!isRecord(extra) || extra.isRequired !== true || extra.name === 'search' || extra.name === 'skip') return;
       if (Array.isArray(extra.options) && extra.options.length > 0) return;
       out.push({
         rule: 'catalog.hidden',
