@@ -7,7 +7,7 @@ import { checkMeta, checkStreams } from './items.js';
  * Meta and stream requests that do not come from a catalog: what the client asks when another
  * add-on (Cinemeta, a catalog add-on) shows an item, so a stream-only or meta-only add-on is
  * checked too. Three kinds of ids:
- * - an id the add-on cannot know (`{prefix}marquee-check-unknown`), per routed type: the spec
+ * - an id the add-on cannot know (`{prefix}marquee-check-unknown`, `tt0000000`), per routed type: the spec
  *   wants `{ streams: [] }`; the report says what the client shows for the answer given;
  * - well-known IMDb ids when the add-on routes `tt` ids (or every id) for movies or series:
  *   Big Buck Bunny (tt1254207) and Pioneer One (tt1748166, episode tt1748166:1:1), the ids the
@@ -36,7 +36,9 @@ export async function checkProbeIds(ctx: Context, userIds: readonly ProbeId[]): 
   const jobs: Array<Promise<unknown>> = [];
   for (const resource of ['meta', 'stream'] as const) {
     for (const type of routedTypes(ctx, resource)) {
-      const id = `${prefixFor(ctx, resource, type)}marquee-check-unknown`;
+      const prefix = prefixFor(ctx, resource, type);
+      // An IMDb-only add-on may refuse ids that are not tt + digits; tt0000000 is no title.
+      const id = prefix === 'tt' ? 'tt0000000' : `${prefix}marquee-check-unknown`;
       if (resourceRoutes(manifest, resource, type, id)) jobs.push(probeUnknown(ctx, resource, type, id));
     }
   }
@@ -66,8 +68,7 @@ function prefixFor(ctx: Context, resource: string, type: string): string {
     ),
     ...(ctx.manifest.resources.includes(resource) ? (ctx.manifest.idPrefixes ?? ['']) : []),
   ];
-  const prefix = prefixes[0] ?? '';
-  return prefix === 'tt' ? 'tt0000000' : prefix;
+  return prefixes[0] ?? '';
 }
 
 const STREAM_FAILURE =
