@@ -158,3 +158,12 @@ describe.each(CLIENT_FIXTURES)('$rule: $case', (fixture) => {
     expect(report.complete).toBe(true);
   });
 });
+
+describe('docs/checker.md', () => {
+  it('lists every rule that has a client fixture', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const doc = await readFile(new URL('../docs/checker.md', import.meta.url), 'utf8');
+    const missing = [...new Set(CLIENT_FIXTURES.map((f) => f.rule))].filter((rule) => !doc.includes(`\`${rule}\``));
+    expect(missing).toEqual([]);
+  });
+});
