@@ -70,6 +70,7 @@ describe('an add-on that does not answer', () => {
         {
           check: 'catalog-feed',
           severity: 'error',
+          rule: 'http.timeout',
           path: '/catalog/movie/films.json',
           message: 'no complete answer within 500 ms',
           effect: 'the client shows an error instead of the catalog (its board row and Discover)',

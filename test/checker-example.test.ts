@@ -66,9 +66,14 @@ describe('the example add-on', () => {
         '/stream/tv/mqex%3Atv%3Aclassics.json',
       ]),
     );
-    // 20 sampled items, and an id no add-on has for each type the meta resource routes.
     expect(paths.filter((p) => p.startsWith('/meta/') && !p.includes('marquee-check-unknown'))).toHaveLength(20);
-    expect(paths.filter((p) => p.includes('marquee-check-unknown')).length).toBeGreaterThan(0);
+    // Meta and streams for an id no add-on has, for each routed type.
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/meta/movie/mqex%3Amarquee-check-unknown.json',
+        '/stream/tv/mqex%3Amarquee-check-unknown.json',
+      ]),
+    );
     expect(report.checks.filter((c) => c.status === 'skip').map((c) => c.id)).toEqual(['subtitles', 'addon-catalog']);
     expect(report.requests.count).toBe(paths.length);
   });

@@ -7,16 +7,17 @@ import {
   validateResponse,
   WRAPPER_KEYS,
 } from '../protocol/index.js';
-import { asClientReadsItem, calibrate, ITEM_LENIENCY, STREAM_TITLE_AND_DESCRIPTION, valueAt } from './calibration.js';
+import { CLIENT, type ClientIssue, clientMetaIssues, clientPreviewIssues, clientStreamIssues } from './client-model.js';
 import type { Findings } from './findings.js';
 import { type CacheKind, cacheFindings, corsFinding, timingFindings } from './http-rules.js';
 import type { Requester } from './requester.js';
-import type { CheckId, ResolvedOptions } from './types.js';
+import type { CheckId, ResolvedOptions, Severity } from './types.js';
 
 /**
  * One request as the client makes it, and every rule on its answer: transport (timeout, status),
- * HTTP (CORS, cache, time, size), JSON, and `validateResponse` against the request. Findings go
- * to the given check; the caller gets the body only when the client would read it.
+ * HTTP (CORS, cache, time, size), JSON, the client model (client-model.ts: what the client
+ * drops or fails, the errors) and Marquee's stricter `validateResponse` (what only the spec or
+ * the SDK asks for, the warnings). The caller gets the body only when the client would read it.
  */
 
 /** What every step of a run shares. */
@@ -34,6 +35,13 @@ export interface Ask {
   readonly request: ResourcePath;
   /** What the client does when it gets no usable answer (said on timeouts, non-200, non-JSON). */
   readonly failure: string;
+  /**
+   * Severity of a failed request, or a function of its HTTP status (default error; a later
+   * catalog page only ends the list, an unknown id may fail).
+   */
+  readonly failureSeverity?: Severity | ((status: number | undefined) => Severity | undefined);
+  /** Said in front of failure messages (`an id the add-on cannot have`). */
+  readonly label?: string;
   readonly cache?: CacheKind;
 }
 
@@ -43,15 +51,22 @@ export interface Answer {
   readonly skipped: boolean;
   readonly status?: number;
   /**
-   * The answer the client reads: HTTP 200, JSON, exactly the expected wrapper key; undefined
-   * when the client fails the request. Item-level problems may still be in it.
+   * The answer the client reads: HTTP 200, JSON, exactly the expected wrapper key (a null list
+   * read as []); undefined when the client fails the request. Dropped items may still be in it.
    */
   readonly body?: Record<string, unknown>;
-  /** Error findings on this answer's body (the meta page is all-or-nothing on these). */
-  readonly bodyErrors: number;
+  /** Why the request failed, when it did (a status, a timeout, a body the client cannot read). */
+  readonly failed?: string;
 }
 
-const ACCEPTED_BY_CLIENT = 'the client accepts it as it is';
+/** The effect of a rule only Marquee's protocol schemas (spec, official SDK) make: the client is fine. */
+export const SPEC_ONLY = `spec/SDK rule; the client (${CLIENT}) accepts it, other clients may not`;
+const GUIDE_SPEC =
+  'spec: guide rows are full Meta objects with videos and hasScheduledVideos: true; a programme has startTime and endTime, endTime strictly later; a video without them is not on the grid';
+const DROPS: Record<string, string> = {
+  metas: 'the client drops this item (the rest of the page is kept) and counts only kept items in skip',
+  streams: 'the client drops this stream (the others are kept)',
+};
 
 /**
  * Request an add-on path and report everything wrong with the answer.
@@ -61,25 +76,40 @@ const ACCEPTED_BY_CLIENT = 'the client accepts it as it is';
 export async function ask(ctx: Context, spec: Ask): Promise<Answer> {
   const path = formatAddonPath(spec.request);
   const exchange = await ctx.requester.get(path);
-  if (exchange.outcome === 'skipped') return { path, skipped: true, bodyErrors: 0 };
+  if (exchange.outcome === 'skipped') return { path, skipped: true };
   const { findings } = ctx;
   findings.ran(spec.check);
-  const fail = (message: string): Answer => {
-    findings.add({ check: spec.check, severity: 'error', path, message, effect: spec.failure });
+  const failureSeverity = (): Severity | undefined =>
+    typeof spec.failureSeverity === 'function'
+      ? spec.failureSeverity(exchange.status)
+      : (spec.failureSeverity ?? 'error');
+  const fail = (rule: string, message: string, jsonPath?: string): Answer => {
+    const severity = failureSeverity();
+    if (severity !== undefined) {
+      findings.add({
+        check: spec.check,
+        severity,
+        rule,
+        path,
+        ...(jsonPath === undefined ? {} : { jsonPath }),
+        message: spec.label === undefined ? message : `${spec.label}: ${message}`,
+        effect: spec.failure,
+      });
+    }
     return {
       path,
       skipped: false,
-      bodyErrors: 0,
+      failed: message,
       ...(exchange.status === undefined ? {} : { status: exchange.status }),
     };
   };
-  if (exchange.outcome !== 'response') return fail(exchange.reason ?? exchange.outcome);
+  if (exchange.outcome !== 'response') return fail(`http.${exchange.outcome}`, exchange.reason ?? exchange.outcome);
 
   findings.ran('http');
   findings.ran('cache');
   for (const f of timingFindings(exchange, ctx.options.slowMs)) findings.add(f);
   for (const f of cacheFindings(exchange, spec.cache ?? 'data')) findings.add(f);
-  if (exchange.status !== 200) return fail(statusMessage(exchange.status!, spec.request));
+  if (exchange.status !== 200) return fail('http.status', statusMessage(exchange.status!, spec.request));
 
   findings.ran('cors');
   const cors = corsFinding(exchange);
@@ -89,57 +119,105 @@ export async function ask(ctx: Context, spec: Ask): Promise<Answer> {
   try {
     body = JSON.parse(exchange.text ?? '');
   } catch {
-    return fail(`the body is not JSON (starts with ${JSON.stringify((exchange.text ?? '').slice(0, 40))})`);
+    return fail(
+      'http.json',
+      `the body is not JSON (starts with ${JSON.stringify((exchange.text ?? '').slice(0, 40))})`,
+    );
   }
-  let bodyErrors = 0;
-  for (const issue of validateResponse(spec.request, body)) {
-    const calibrated =
-      issue.severity === 'error'
-        ? calibrate(ITEM_LENIENCY, issue.path, issue.message, () => valueAt(body, issue.path ?? '$'))
-        : undefined;
-    const severity = calibrated?.severity ?? issue.severity;
-    if (severity === 'error') bodyErrors++;
+  const read = clientRead(spec.request, body);
+  if ('fails' in read) return fail(read.fails.rule, read.fails.message, read.fails.path);
+
+  const guide = expectedWrapperKey(spec.request) === 'metasDetailed';
+  const clientPaths = new Set<string>();
+  for (const issue of read.issues) {
+    clientPaths.add(issue.path);
+    // `{ meta: null }` is how some add-ons say "unknown id": as bad as a failed request, no worse.
+    const severity = issue.rule === 'meta.null' ? failureSeverity() : 'error';
+    if (severity === undefined) continue;
     findings.add({
       check: spec.check,
       severity,
+      rule: issue.rule,
+      path,
+      jsonPath: issue.path,
+      message:
+        spec.label === undefined || issue.rule !== 'meta.null' ? issue.message : `${spec.label}: ${issue.message}`,
+      effect: read.key === 'meta' ? spec.failure : (DROPS[read.key] ?? spec.failure),
+    });
+  }
+  if (read.key === 'meta' && read.issues.length > 0) {
+    return { path, skipped: false, status: 200, failed: 'the client cannot read the meta' };
+  }
+  for (const issue of validateResponse(spec.request, body)) {
+    if (clientPaths.has(issue.path)) continue;
+    // The published client has no guide yet: guide rules are the spec's, and keep their severity.
+    const severity = guide ? issue.severity : 'warning';
+    findings.add({
+      check: spec.check,
+      severity,
+      rule: guide ? 'guide.spec' : 'spec.schema',
       path,
       jsonPath: issue.path,
       message: issue.message,
-      effect: calibrated?.effect ?? issue.effect ?? (issue.severity === 'error' ? spec.failure : ACCEPTED_BY_CLIENT),
+      effect: guide ? GUIDE_SPEC : issue.severity === 'warning' && issue.effect ? issue.effect : SPEC_ONLY,
     });
   }
-  if (spec.request.resource === 'stream') {
-    const streams = (body as { streams?: unknown } | null)?.streams;
-    if (Array.isArray(streams)) {
-      streams.forEach((stream, i) => {
-        if (typeof stream !== 'object' || stream === null) return;
-        const s = stream as Record<string, unknown>;
-        if (s.title !== undefined && s.description !== undefined) {
-          bodyErrors++;
-          findings.add({
-            check: spec.check,
-            severity: 'error',
-            path,
-            jsonPath: `$.streams[${i}]`,
-            message: STREAM_TITLE_AND_DESCRIPTION.message,
-            effect: STREAM_TITLE_AND_DESCRIPTION.effect,
-          });
-        }
-      });
-    }
-  }
-  const readable = clientReads(spec.request, body);
-  return { path, skipped: false, status: 200, bodyErrors, ...(readable ? { body: readable } : {}) };
+  return { path, skipped: false, status: 200, body: read.body };
 }
 
-/** The body when it carries exactly the wrapper key the client expects for this request. */
-function clientReads(request: ResourcePath, body: unknown): Record<string, unknown> | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+type Read =
+  | { readonly fails: ClientIssue }
+  | { readonly key: string; readonly body: Record<string, unknown>; readonly issues: ClientIssue[] };
+
+/** How the client reads a 200 JSON answer: fails it, or reads it (issues: dropped items, or a failed meta). */
+function clientRead(request: ResourcePath, body: unknown): Read {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return {
+      fails: { rule: 'response.object', path: '$', message: 'a response must be a JSON object with one wrapper key' },
+    };
+  }
   const record = body as Record<string, unknown>;
   const present = WRAPPER_KEYS.filter((key) => Object.hasOwn(record, key));
-  const expected = expectedWrapperKey(request);
-  if (present.length !== 1 || present[0] !== expected) return undefined;
-  return record;
+  const expected = expectedWrapperKey(request) ?? 'metas';
+  if (present.length === 0) {
+    return {
+      fails: { rule: 'response.wrapper', path: '$', message: `has no wrapper key: answer { ${expected}: ... }` },
+    };
+  }
+  if (present.length > 1) {
+    return {
+      fails: {
+        rule: 'response.wrappers',
+        path: '$',
+        message: `carries ${present.join(' and ')}: answer with exactly one wrapper key`,
+      },
+    };
+  }
+  const key = present[0]!;
+  if (key !== expected) {
+    return {
+      fails: {
+        rule: 'response.wrong-wrapper',
+        path: `$.${key}`,
+        message: `a ${request.resource}${expected === 'metasDetailed' ? ' guide' : ''} request is answered with { ${expected} }, not { ${key} }`,
+      },
+    };
+  }
+  if (key === 'meta') return { key, body: record, issues: clientMetaIssues(record.meta, '$.meta') };
+  const list = record[key];
+  if (list === null) return { key, body: { ...record, [key]: [] }, issues: [] };
+  if (!Array.isArray(list)) {
+    return {
+      fails: { rule: 'response.list', path: `$.${key}`, message: 'must be an array (use [] when there is nothing)' },
+    };
+  }
+  const issues =
+    key === 'metas'
+      ? list.flatMap((item, i) => clientPreviewIssues(item, `$.metas[${i}]`))
+      : key === 'streams'
+        ? list.flatMap((item, i) => clientStreamIssues(item, `$.streams[${i}]`))
+        : [];
+  return { key, body: record, issues };
 }
 
 function statusMessage(status: number, request: ResourcePath): string {
@@ -149,13 +227,21 @@ function statusMessage(status: number, request: ResourcePath): string {
 }
 
 /**
- * The items of a list answer that the client keeps (it drops the ones failing their schema).
+ * The catalog items of a list the client keeps (it drops the ones its model rejects).
  *
- * @example validItems(answer.body?.metas, MetaPreviewSchema).length
+ * @example keptPreviews(answer.body?.metas).length
+ */
+export function keptPreviews(list: unknown): Array<Record<string, unknown>> {
+  if (!Array.isArray(list)) return [];
+  return list.filter((item, i): item is Record<string, unknown> => clientPreviewIssues(item, `$[${i}]`).length === 0);
+}
+
+/**
+ * The items of a list answer that pass a schema (guide rows, which the published client cannot test).
+ *
+ * @example validItems(answer.body?.metasDetailed, MetaSchema).length
  */
 export function validItems(list: unknown, schema: v.GenericSchema): Array<Record<string, unknown>> {
   if (!Array.isArray(list)) return [];
-  return list.filter(
-    (item): item is Record<string, unknown> => v.is(schema, item) || v.is(schema, asClientReadsItem(item)),
-  );
+  return list.filter((item): item is Record<string, unknown> => v.is(schema, item));
 }

@@ -1,12 +1,5 @@
-import {
-  type Catalog,
-  type ExtraPairs,
-  extraDeclared,
-  formatAddonPath,
-  MetaPreviewSchema,
-  requiredExtras,
-} from '../protocol/index.js';
-import { ask, type Context, validItems } from './ask.js';
+import { type Catalog, type ExtraPairs, extraDeclared, formatAddonPath, requiredExtras } from '../protocol/index.js';
+import { ask, type Context, keptPreviews } from './ask.js';
 
 /**
  * A catalog feed as the client loads it: the plain feed (or the default of a required extra), then
@@ -61,12 +54,13 @@ export async function checkFeed(ctx: Context, catalog: Catalog): Promise<ItemRef
       failure:
         n === 0
           ? 'the client shows an error instead of the catalog (its board row and Discover)'
-          : 'the client shows an error at the end of the list instead of ending it there',
+          : 'the client ends the list here without an error, keeping the items so far; items after this page are not shown',
+      failureSeverity: n === 0 ? 'error' : 'warning',
     });
     if (n > 0) findings.ran('catalog-paging');
     const list = answer.body?.metas;
     if (!Array.isArray(list) || list.length === 0) return refs;
-    const valid = validItems(list, MetaPreviewSchema);
+    const valid = keptPreviews(list);
     if (valid.length < list.length && paged) {
       const stop = valid.length === 0 ? await pagesAfter(ctx, catalog, base, kept + list.length) : 0;
       findings.add(miscount(answer.path, kept, valid.length, list.length, stop));
@@ -79,9 +73,10 @@ export async function checkFeed(ctx: Context, catalog: Catalog): Promise<ItemRef
       findings.add({
         check: 'catalog-paging',
         severity: 'warning',
+        rule: 'catalog.repeated-items',
         path: answer.path,
         message: `${repeated.length} item(s) were already on an earlier page (first: ${JSON.stringify(id.slice(0, 60))}, page ${firstSeen.get(id)! + 1})`,
-        effect: 'the client lists them again or merges them; the list looks shuffled or short',
+        effect: 'the client merges items with the same id, so the list is shorter than the add-on meant',
       });
     }
     for (const item of valid) {
@@ -96,8 +91,10 @@ export async function checkFeed(ctx: Context, catalog: Catalog): Promise<ItemRef
           check: 'catalog-paging',
           severity: 'info',
           path: answer.path,
+          rule: 'catalog.no-skip',
           message: `the page holds ${list.length} items but the catalog does not declare skip`,
-          effect: 'the client never asks for more; declare { name: "skip" } if there are more items',
+          effect:
+            'spec: skip enables pagination; without it the client asks no further page (declare { name: "skip" } if there are more items)',
         });
       }
       return refs;
@@ -128,6 +125,7 @@ function miscount(path: string, skip: number, valid: number, total: number, afte
     return {
       check: 'catalog-paging' as const,
       severity: 'error' as const,
+      rule: 'catalog.paging-stops',
       path,
       message:
         after > 0
@@ -142,6 +140,7 @@ function miscount(path: string, skip: number, valid: number, total: number, afte
   return {
     check: 'catalog-paging' as const,
     severity: 'error' as const,
+    rule: 'catalog.paging-miscounts',
     path,
     message: `paging miscounts: the page at skip=${skip} has ${valid} valid items of ${total}; the client asks skip=${skip + valid} next, not skip=${skip + total}`,
     effect: `the client counts only the items it keeps, so ${dropped} item(s) come again on the next page or are skipped`,

@@ -1,28 +1,16 @@
-import { type Catalog, extraDeclared, formatAddonPath, MetaPreviewSchema, requiredExtras } from '../protocol/index.js';
-import { ask, type Context, validItems } from './ask.js';
+import { type Catalog, extraDeclared, formatAddonPath, requiredExtras } from '../protocol/index.js';
+import { ask, type Context, keptPreviews } from './ask.js';
 import type { ItemRef } from './catalogs.js';
 
 /**
  * Genre filters and search, as the client asks them: every declared genre must answer 200 with a
  * valid body (an empty `{ metas: [] }` is fine), and search must survive the values users type,
- * encoded like `encodeURIComponent` (accents, `&`, `/`, regular-expression and quote characters).
+ * encoded like `encodeURIComponent` (accents, `&`, `/`, `+`), including characters that break an
+ * add-on that builds a regular expression or a query string from them (`(`, `*`, `[`, quotes).
  */
 
-/**
- * Probes every search catalog gets, after a word taken from one of its own items: accents, `&`
- * and `/` (they arrive percent-encoded), and the characters an add-on that builds a regular
- * expression or a query string from the search chokes on (`(`, `*`, `[`, quotes), which then
- * answers `{}` or 500.
- */
-const SEARCH_PROBES = [
-  'Amélie',
-  'Tom & Jerry',
-  'AC/DC',
-  '*batteries not included',
-  '(500) Days of Summer',
-  '[REC]',
-  '"Heat" O\'Brien',
-] as const;
+/** Probes every search catalog gets, after a word taken from one of its own items. */
+export const SEARCH_PROBES = ['Amélie', 'Tom & Jerry', 'AC/DC', 'C++ (1999)', '*[Matrix', '"Fight" Club\'s'] as const;
 
 /**
  * The genres the client offers: the genre extra's options, else the catalog's `genres`.
@@ -85,16 +73,16 @@ export async function checkSearch(ctx: Context, catalog: Catalog, items: readonl
       const answer = await ask(ctx, {
         check: 'catalog-search',
         request: { resource: 'catalog', type: catalog.type, id: catalog.id, extra: [['search', query]] },
-        failure: `a search for ${JSON.stringify(query)} shows an error in this catalog's row instead of results`,
+        failure: `a search for ${JSON.stringify(query)} shows an error in this catalog's search row instead of results`,
       });
-      if (own && query === own.word && answer.body && validItems(answer.body.metas, MetaPreviewSchema).length === 0) {
+      if (own && query === own.word && answer.body && keptPreviews(answer.body.metas).length === 0) {
         ctx.findings.add({
           check: 'catalog-search',
           severity: 'info',
+          rule: 'search.own-word',
           path: answer.path,
           message: `finds nothing for ${JSON.stringify(query)}, a word of the feed item ${JSON.stringify(own.name.slice(0, 60))}`,
-          effect:
-            'users searching for a title the catalog lists find nothing here (fine if search covers other fields)',
+          effect: 'the client shows no result from this catalog for that word (fine if search covers other fields)',
         });
       }
     }),

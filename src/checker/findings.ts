@@ -1,9 +1,10 @@
-import { CHECKS, type CheckId, type CheckSummary, type Finding, type Severity } from './types.js';
+import { CHECKS, type CheckId, type CheckSummary, type Finding, type FindingPlace, type Severity } from './types.js';
 
 /**
- * Collects findings per check. A crawl of someone else's add-on can produce thousands of the same
- * finding (one per broken item), so each check keeps at most `storeLimit` of them while counting
- * all; the report lists the first `listLimit` after sorting, errors first.
+ * Collects findings per check and groups them: the same rule with the same message on many
+ * paths (one Cache-Control warning on every answer, one broken field on every item) is one
+ * finding with a count and three example places. Each check keeps at most `storeLimit` groups
+ * while counting every place; the report lists the first `listLimit` after sorting, errors first.
  */
 
 export interface Findings {
@@ -15,40 +16,24 @@ export interface Findings {
   summaries(): CheckSummary[];
 }
 
+interface Group {
+  readonly first: Finding;
+  count: number;
+  /** Kept to pick the three examples after sorting (bounded). */
+  readonly places: FindingPlace[];
+}
+
 interface Bucket {
   ran: boolean;
   errors: number;
   warnings: number;
   infos: number;
-  stored: Finding[];
-  /** Stored findings by what makes two the same (rule and message, not the path). */
-  groups: Map<string, { index: number; count: number; examples: string[] }>;
-}
-
-/** Two findings are one, counted, when they say the same thing about the same JSON path on other request paths. */
-const groupKey = (f: Finding) => `${f.severity}\u0000${f.message}\u0000${f.effect}\u0000${f.jsonPath ?? ''}`;
-const EXAMPLES = 3;
-
-/** Up to EXAMPLES paths, as varied as they come: a new resource replaces a second of another. */
-function addExample(examples: string[], path: string): void {
-  if (examples.includes(path)) return;
-  if (examples.length < EXAMPLES) {
-    examples.push(path);
-    return;
-  }
-  const resource = (p: string) => p.split('/')[1];
-  if (examples.some((e) => resource(e) === resource(path))) return;
-  const seen = new Set<string | undefined>();
-  const repeated = examples.findIndex((e) => {
-    const r = resource(e);
-    if (seen.has(r)) return true;
-    seen.add(r);
-    return false;
-  });
-  if (repeated >= 0) examples[repeated] = path;
+  groups: Map<string, Group>;
 }
 
 const RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+const EXAMPLES = 3;
+const PLACES_KEPT = 50;
 
 /**
  * A findings collector.
@@ -57,7 +42,7 @@ const RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
  */
 export function createFindings(listLimit = 50, storeLimit = 500): Findings {
   const buckets = new Map<CheckId, Bucket>(
-    CHECKS.map((c) => [c.id, { ran: false, errors: 0, warnings: 0, infos: 0, stored: [], groups: new Map() }]),
+    CHECKS.map((c) => [c.id, { ran: false, errors: 0, warnings: 0, infos: 0, groups: new Map() }]),
   );
   const bucket = (check: CheckId): Bucket => buckets.get(check)!;
   return {
@@ -68,19 +53,13 @@ export function createFindings(listLimit = 50, storeLimit = 500): Findings {
       if (finding.severity === 'error') b.errors++;
       else if (finding.severity === 'warning') b.warnings++;
       else b.infos++;
-      const key = groupKey(finding);
+      const key = [finding.severity, finding.rule ?? '', finding.message, finding.effect].join('\u0000');
       const group = b.groups.get(key);
-      if (group !== undefined) {
+      const place = placeOf(finding);
+      if (group) {
         group.count++;
-        addExample(group.examples, finding.path);
-        const first = b.stored[group.index]!;
-        b.stored[group.index] = { ...first, count: group.count, examples: [...group.examples] };
-        return;
-      }
-      if (b.stored.length < storeLimit) {
-        b.groups.set(key, { index: b.stored.length, count: 1, examples: [finding.path] });
-        b.stored.push(finding);
-      }
+        if (group.places.length < PLACES_KEPT) group.places.push(place);
+      } else if (b.groups.size < storeLimit) b.groups.set(key, { first: finding, count: 1, places: [place] });
     },
     ran(check) {
       bucket(check).ran = true;
@@ -92,9 +71,8 @@ export function createFindings(listLimit = 50, storeLimit = 500): Findings {
     summaries() {
       return CHECKS.map(({ id, title }) => {
         const b = bucket(id);
-        const sorted = [...b.stored].sort(compare);
-        const total = b.errors + b.warnings + b.infos;
-        const findings = sorted.slice(0, listLimit);
+        const grouped = [...b.groups.values()].map(toFinding).sort(compare);
+        const findings = grouped.slice(0, listLimit);
         const status = b.errors > 0 ? 'fail' : b.warnings > 0 ? 'warn' : b.ran ? 'pass' : 'skip';
         return {
           id,
@@ -104,21 +82,39 @@ export function createFindings(listLimit = 50, storeLimit = 500): Findings {
           warnings: b.warnings,
           infos: b.infos,
           findings,
-          omitted: total - findings.reduce((n, f) => n + (f.count ?? 1), 0),
+          omitted: b.errors + b.warnings + b.infos - findings.reduce((n, f) => n + (f.count ?? 1), 0),
         };
       });
     },
   };
 }
 
+function placeOf(f: Finding): FindingPlace {
+  return f.jsonPath === undefined ? { path: f.path } : { path: f.path, jsonPath: f.jsonPath };
+}
+
+/** One finding per group; the first place in sorted order stands for it, so order does not depend on timing. */
+function toFinding(group: Group): Finding {
+  const { count: _c, examples: _e, jsonPath: _j, ...rest } = group.first;
+  if (group.count === 1) return group.first;
+  const places = [...group.places].sort(comparePlace);
+  const [head] = places;
+  return {
+    ...rest,
+    path: head!.path,
+    ...(head!.jsonPath === undefined ? {} : { jsonPath: head!.jsonPath }),
+    count: group.count,
+    examples: places.slice(0, EXAMPLES),
+  };
+}
+
 /** Errors first; then by request path and JSON path, so the order does not depend on which request finished first. */
 function compare(a: Finding, b: Finding): number {
-  return (
-    RANK[a.severity] - RANK[b.severity] ||
-    cmp(a.path, b.path) ||
-    cmp(a.jsonPath ?? '', b.jsonPath ?? '') ||
-    cmp(a.message, b.message)
-  );
+  return RANK[a.severity] - RANK[b.severity] || comparePlace(a, b) || cmp(a.message, b.message);
+}
+
+function comparePlace(a: FindingPlace, b: FindingPlace): number {
+  return cmp(a.path, b.path) || cmp(a.jsonPath ?? '', b.jsonPath ?? '');
 }
 
 // Numeric so that `$.metas[2]` sorts before `$.metas[10]` and skip=100 before skip=1000.

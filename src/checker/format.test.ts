@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createFindings } from './findings.js';
-import { formatReport } from './format.js';
+import { formatGithub, formatReport } from './format.js';
 import type { CheckReport, Finding } from './types.js';
 
 function report(findings: Finding[], extra: Partial<CheckReport> = {}): CheckReport {
@@ -27,13 +27,25 @@ function report(findings: Finding[], extra: Partial<CheckReport> = {}): CheckRep
   };
 }
 
+/** One broken item; `i` is in the message, so items do not group. */
 const item = (i: number): Finding => ({
   check: 'catalog-feed',
   severity: 'error',
+  rule: 'preview.poster',
   path: '/catalog/movie/top.json',
   jsonPath: `$.metas[${i}].poster`,
-  message: 'must be an absolute URL (the client drops the item otherwise)',
-  effect: 'the client drops this item, and paging then miscounts',
+  message: `must be an absolute URL (got "p${i}.jpg")`,
+  effect: 'the client drops this item',
+});
+
+/** The same warning on another request path each time: these group. */
+const uncached = (i: number): Finding => ({
+  check: 'cache',
+  severity: 'warning',
+  rule: 'cache.missing',
+  path: `/catalog/movie/top/skip=${i * 100}.json`,
+  message: 'has no Cache-Control header',
+  effect: 'RFC 9111: …',
 });
 
 describe('findings', () => {
@@ -58,6 +70,24 @@ describe('findings', () => {
     expect(feed.findings).toHaveLength(50);
     expect(feed.omitted).toBe(4950);
   });
+
+  it('groups one rule with one message on many paths: a count and the first three places in order', () => {
+    const collector = createFindings();
+    for (const i of [52, 3, 0, 17, 1, ...Array.from({ length: 48 }, (_, k) => k + 100)]) collector.add(uncached(i));
+    const cache = collector.summaries().find((c) => c.id === 'cache')!;
+    expect(cache).toMatchObject({ status: 'warn', warnings: 53, omitted: 0 });
+    expect(cache.findings).toEqual([
+      {
+        ...uncached(0),
+        count: 53,
+        examples: [0, 1, 3].map((i) => ({ path: uncached(i).path })),
+      },
+    ]);
+    // A single place stays a plain finding.
+    const one = createFindings();
+    one.add(uncached(7));
+    expect(one.summaries().find((c) => c.id === 'cache')!.findings).toEqual([uncached(7)]);
+  });
 });
 
 describe('formatReport', () => {
@@ -74,14 +104,42 @@ describe('formatReport', () => {
       [
         'Catalog feeds: 5 errors',
         '  ✗ /catalog/movie/top.json $.metas[0].poster',
-        '      must be an absolute URL (the client drops the item otherwise)',
-        '      → the client drops this item, and paging then miscounts',
+        '      must be an absolute URL (got "p0.jpg")',
+        '      → the client drops this item',
         '  ✗ /catalog/movie/top.json $.metas[1].poster',
       ].join('\n'),
     );
-    expect(text).toContain('    … 3 more (--json lists up to 5)');
+    expect(text).toContain('    … 3 more (--format json lists up to 5)');
     expect(text.trimEnd().split('\n').at(-1)).toBe('FAILED: 5 errors, 0 warnings');
     expect(text).not.toContain('\u001b');
+  });
+
+  it('prints a group once, with its count and example places', () => {
+    const text = formatReport(report([0, 1, 2, 3].map(uncached)), { color: false });
+    expect(text).toContain(
+      [
+        'Cache-Control: 4 warnings',
+        '  ! 4 places, e.g.',
+        '      /catalog/movie/top/skip=0.json',
+        '      /catalog/movie/top/skip=100.json',
+        '      /catalog/movie/top/skip=200.json',
+        '      has no Cache-Control header',
+      ].join('\n'),
+    );
+  });
+
+  it('writes GitHub Actions annotations that add-on text cannot break out of', () => {
+    const hostile: Finding = { ...item(0), message: 'bad%\n::error::injected, x:y' };
+    const out = formatGithub(report([hostile, ...[0, 1].map(uncached)]));
+    const lines = out.trimEnd().split('\n');
+    expect(lines).toEqual([
+      '::error title=marquee check%3A Catalog feeds (preview.poster)::/catalog/movie/top.json $.metas[0].poster: bad%25%0A::error::injected, x:y → the client drops this item',
+      '::warning title=marquee check%3A Cache-Control (cache.missing)::2 places, e.g. /catalog/movie/top/skip=0.json, /catalog/movie/top/skip=100.json: has no Cache-Control header → RFC 9111: …',
+      'marquee check http://127.0.0.1:7000/manifest.json: FAILED: 1 errors, 2 warnings, 0 notes',
+    ]);
+    expect(formatGithub(report([], { fatal: 'no manifest', ok: false }))).toBe(
+      '::error title=marquee check::cannot check http://127.0.0.1:7000/manifest.json: no manifest\n',
+    );
   });
 
   it('colours only when asked, and never lets add-on text drive the terminal', () => {

@@ -1,9 +1,11 @@
-import type { CheckReport, CheckSummary, Finding } from './types.js';
+import type { CheckReport, CheckSummary, Finding, FindingPlace } from './types.js';
 
 /**
  * The terminal form of a report: a header, one table row per check (pass/warn/fail/skip with
  * counts), then the first findings of every check that has any, each with the client behaviour
- * it breaks. The CLI prints it as is; `--json` prints the report itself.
+ * it breaks (grouped: one finding per rule and message, with its count and three example
+ * places). `formatGithub` writes the same findings as GitHub Actions annotations. The CLI
+ * prints one of them, or the report itself as JSON.
  */
 
 export interface FormatOptions {
@@ -72,19 +74,23 @@ function details(check: CheckSummary, examples: number, paint: Paint): string[] 
   const out = [paint('1', `${check.title}: ${counts.join(', ')}`)];
   const shown = check.findings.slice(0, examples);
   for (const f of shown) out.push(...finding(f, paint));
-  const more = check.errors + check.warnings + check.infos - shown.reduce((n, f) => n + (f.count ?? 1), 0);
-  if (more > 0) out.push(paint('2', `    … ${more} more (--json lists up to ${check.findings.length})`));
+  const more = check.findings.length - shown.length + (check.omitted > 0 ? check.omitted : 0);
+  if (more > 0) out.push(paint('2', `    … ${more} more (--format json lists up to ${check.findings.length})`));
   return out;
+}
+
+function place(p: FindingPlace): string {
+  return p.jsonPath === undefined ? clean(p.path) : `${clean(p.path)} ${clean(p.jsonPath)}`;
 }
 
 function finding(f: Finding, paint: Paint): string[] {
   const mark = paint(SEVERITY_COLOUR[f.severity], SEVERITY_MARK[f.severity]);
-  const where = f.jsonPath === undefined ? clean(f.path) : `${clean(f.path)} ${clean(f.jsonPath)}`;
-  const times =
-    f.count !== undefined && f.count > 1
-      ? [paint('2', `      ${f.count} times, e.g. ${(f.examples ?? [f.path]).map(clean).join(', ')}`)]
-      : [];
-  return [`  ${mark} ${where}`, `      ${clean(f.message)}`, ...times, paint('2', `      → ${clean(f.effect)}`)];
+  const count = f.count ?? 1;
+  const head =
+    count > 1
+      ? [`  ${mark} ${count} places, e.g.`, ...(f.examples ?? [f]).map((p) => `      ${place(p)}`)]
+      : [`  ${mark} ${place(f)}`];
+  return [...head, `      ${clean(f.message)}`, paint('2', `      → ${clean(f.effect)}`)];
 }
 
 function summaryLine(report: CheckReport, paint: Paint): string {
@@ -109,4 +115,43 @@ function bytes(n: number): string {
 /** Text from the checked add-on must not drive the terminal: control characters become U+FFFD. */
 function clean(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '\ufffd');
+}
+
+const GITHUB_COMMAND = { error: 'error', warning: 'warning', info: 'notice' } as const;
+
+/**
+ * The report as GitHub Actions workflow commands: one annotation per grouped finding
+ * (`::error title=…::…`), then a summary line. Data is escaped as GitHub requires (`%`, CR, LF;
+ * also `:` and `,` in properties), so add-on text cannot inject a command.
+ *
+ * @example process.stdout.write(formatGithub(report));
+ */
+export function formatGithub(report: CheckReport): string {
+  const lines: string[] = [];
+  if (report.fatal !== undefined) {
+    lines.push(`::error title=${property('marquee check')}::${data(`cannot check ${report.url}: ${report.fatal}`)}`);
+    return `${lines.join('\n')}\n`;
+  }
+  for (const check of report.checks) {
+    for (const f of check.findings) {
+      const count = f.count ?? 1;
+      const where = (f.examples ?? [f]).map((p) => (p.jsonPath === undefined ? p.path : `${p.path} ${p.jsonPath}`));
+      const title = property(`marquee check: ${check.title}${f.rule ? ` (${f.rule})` : ''}`);
+      const text = `${count > 1 ? `${count} places, e.g. ${where.join(', ')}` : where[0]}: ${f.message} → ${f.effect}`;
+      lines.push(`::${GITHUB_COMMAND[f.severity]} title=${title}::${data(text)}`);
+    }
+  }
+  const { errors, warnings, infos } = report.totals;
+  lines.push(
+    `marquee check ${clean(report.url)}: ${report.ok ? 'OK' : 'FAILED'}: ${errors} errors, ${warnings} warnings, ${infos} notes${report.complete ? '' : ' (crawl cut short)'}`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+function data(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+function property(text: string): string {
+  return data(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }

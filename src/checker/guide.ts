@@ -57,8 +57,8 @@ async function checkDay(ctx: Context, catalog: Catalog, day: string, today: bool
       request: { resource: 'catalog', type: catalog.type, id: catalog.id, extra },
       failure:
         n === 0
-          ? `the guide shows no channels for ${day}`
-          : `the guide for ${day} stops here: channels after this page are missing`,
+          ? 'spec: a guide day answers 200 { metasDetailed: [...] }; without it the guide has no channels for that day'
+          : 'spec: guide paging goes on until an empty page; channels after this page are missing',
       cache: 'guide',
     });
     const list = answer.body?.metasDetailed;
@@ -68,9 +68,11 @@ async function checkDay(ctx: Context, catalog: Catalog, day: string, today: bool
         findings.add({
           check: 'guide',
           severity: today ? 'warning' : 'info',
+          rule: 'guide.empty-day',
           path: answer.path,
           message: `the guide for ${day}${today ? ' (today)' : ''} is empty`,
-          effect: 'the guide shows no channel and no programme for that day',
+          effect:
+            'spec: the end of a guide day is an empty metasDetailed; an empty first page means no channel for that day',
         });
       }
       break;
@@ -91,12 +93,14 @@ async function checkDay(ctx: Context, catalog: Catalog, day: string, today: bool
       findings.add({
         check: 'guide',
         severity: 'error',
+        rule: 'guide.paging',
         path: answer.path,
         message:
           rows.length === 0
             ? `the page has 0 valid channels of ${list.length}`
             : `the page repeats channels of earlier pages only, so skip=${channels.size} does not advance`,
-        effect: 'the client takes the page for the end of the day; later channels are never loaded',
+        effect:
+          'spec: guide paging advances skip by the channels received so far and stops on an empty page; this page adds none, so later channels are not reached',
       });
       break;
     }
@@ -112,9 +116,10 @@ async function checkDay(ctx: Context, catalog: Catalog, day: string, today: bool
     findings.add({
       check: 'guide',
       severity: 'info',
+      rule: 'guide.outside-day',
       path: outsidePath,
       message: `${outside} programme(s) end before or start after ${day}`,
-      effect: 'allowed: the client drops them, so they only make the page larger',
+      effect: 'spec: returning programmes outside the visible day is allowed; the client drops them',
     });
   }
   return refs;

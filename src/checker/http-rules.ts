@@ -26,10 +26,12 @@ export const LARGE_BODY_BYTES = 5 * 1024 * 1024;
 export function corsFinding(exchange: Exchange): Finding | undefined {
   const value = exchange.headers?.get('access-control-allow-origin');
   if (value === '*' || value === 'https://web.stremio.com') return undefined;
-  const effect = 'Stremio Web (a browser page) cannot read the answer, so users of the web client get nothing from it';
+  const effect =
+    'Fetch standard (CORS): a browser page such as Stremio Web cannot read an answer without Access-Control-Allow-Origin: * (or its own origin)';
   return {
     check: 'cors',
     severity: 'error',
+    rule: 'cors.allow-origin',
     path: exchange.path,
     message:
       value === null || value === undefined
@@ -39,39 +41,22 @@ export function corsFinding(exchange: Exchange): Finding | undefined {
   };
 }
 
-/** The max-age of a Cache-Control value, NaN when it is there but not whole seconds, undefined when absent. */
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
-const DIRECTIVE = new RegExp(`^(${TOKEN})(?:=(?:${TOKEN}|"(?:[^"\\\\]|\\\\.)*"))?$`);
-const KNOWN = new Set([
-  'max-age',
-  's-maxage',
-  'public',
-  'private',
-  'no-cache',
-  'no-store',
-  'no-transform',
-  'must-revalidate',
-  'proxy-revalidate',
-  'must-understand',
-  'immutable',
-  'stale-while-revalidate',
-  'stale-if-error',
-]);
+const QUOTED = '"(?:[^"\\\\]|\\\\.)*"';
+const DIRECTIVE = new RegExp(`^${TOKEN}(?:=(?:${TOKEN}|${QUOTED}))?$`);
 
-/** What is wrong with a Cache-Control value's syntax, or undefined (RFC 9111: `token[=token|"quoted"]`, comma-separated). */
-function syntaxProblem(value: string): string | undefined {
-  for (const raw of value.split(',')) {
-    const part = raw.trim();
-    if (part === '') continue;
-    const m = DIRECTIVE.exec(part);
-    if (!m)
-      return `is not valid: ${JSON.stringify(part.slice(0, 40))} is no directive (directives are comma-separated, as name or name=value)`;
-    const name = m[1]!.toLowerCase();
-    if (!KNOWN.has(name)) return `has an unknown directive ${JSON.stringify(name)} (a typo of max-age?)`;
-  }
-  return undefined;
+/**
+ * True when a Cache-Control value has the syntax of RFC 9111 §5.2: directives separated by
+ * commas, each a token with an optional `=token` or `="quoted string"` argument.
+ *
+ * @example isCacheControlSyntax('max-age=300, public') // true; 'max-age=300 public' and 'max-age: 300' are false
+ */
+export function isCacheControlSyntax(value: string): boolean {
+  const parts = value.split(',').map((p) => p.trim());
+  return parts.every((p, i) => (p === '' ? i > 0 && i === parts.length - 1 : DIRECTIVE.test(p)));
 }
 
+/** The max-age of a Cache-Control value, NaN when it is there but not whole seconds, undefined when absent. */
 function maxAge(value: string): number | undefined {
   for (const part of value.split(',')) {
     const [name = '', arg] = part.trim().split('=');
@@ -91,9 +76,10 @@ function maxAge(value: string): number | undefined {
 export function cacheFindings(exchange: Exchange, kind: CacheKind): Finding[] {
   const value = exchange.headers?.get('cache-control') ?? null;
   const ok = exchange.status === 200;
-  const at = (severity: Finding['severity'], message: string, effect: string): Finding => ({
+  const at = (severity: Finding['severity'], message: string, effect: string, rule = 'cache.lifetime'): Finding => ({
     check: 'cache',
     severity,
+    rule,
     path: exchange.path,
     message,
     effect,
@@ -104,18 +90,19 @@ export function cacheFindings(exchange: Exchange, kind: CacheKind): Finding[] {
           at(
             'warning',
             'has no Cache-Control header: send max-age=N (seconds), e.g. max-age=300, public',
-            'browsers and CDNs cannot reuse the answer, so every visit asks the add-on again',
+            'RFC 9111: without a lifetime, browsers and CDNs may not reuse the answer, so visits ask the add-on again',
+            'cache.missing',
           ),
         ]
       : [];
   }
-  const bad = syntaxProblem(value);
-  if (bad !== undefined) {
+  if (!isCacheControlSyntax(value)) {
     return [
       at(
         'warning',
-        `Cache-Control ${JSON.stringify(value.slice(0, 80))} ${bad}`,
-        'spec (RFC 9111 §5.2): caches ignore what they cannot parse, so the answer is not reused as meant',
+        `${JSON.stringify(value.slice(0, 80))} is not Cache-Control syntax: directives are separated by commas, each name or name=value (e.g. max-age=300, public)`,
+        'RFC 9111 §5.2: caches ignore directives they cannot parse, so the answer may not be cached as meant',
+        'cache.syntax',
       ),
     ];
   }
@@ -126,7 +113,8 @@ export function cacheFindings(exchange: Exchange, kind: CacheKind): Finding[] {
       at(
         'warning',
         `${JSON.stringify(value.slice(0, 80))} has a max-age that is not whole seconds`,
-        'caches ignore the directive',
+        'RFC 9111 §1.2.2: a max-age that is not a whole number of seconds is invalid; caches treat the answer as stale',
+        'cache.syntax',
       ),
     ];
   }
@@ -136,7 +124,7 @@ export function cacheFindings(exchange: Exchange, kind: CacheKind): Finding[] {
           at(
             'warning',
             `the HTTP ${exchange.status} answer may be cached for ${seconds} s: send no-store (or max-age ≤ ${ERROR_MAX_AGE}) on errors`,
-            'caches keep serving the error after the add-on has recovered',
+            'RFC 9111: caches may keep serving the error for that long after the add-on has recovered',
           ),
         ]
       : [];
@@ -146,7 +134,7 @@ export function cacheFindings(exchange: Exchange, kind: CacheKind): Finding[] {
       at(
         'warning',
         `max-age=${seconds} is over a year: cache lifetimes are seconds, not milliseconds`,
-        'clients and CDNs keep serving this answer long after it changes',
+        'RFC 9111: caches may serve this answer for that long after it changes',
       ),
     ];
   }
@@ -155,7 +143,7 @@ export function cacheFindings(exchange: Exchange, kind: CacheKind): Finding[] {
       at(
         'warning',
         `max-age=${seconds} on programme data: the guide refreshes every 15 minutes; 300 is the suggested lifetime`,
-        'schedule changes reach users late',
+        'spec: suggested cacheMaxAge for programme data is 300 (5 minutes); caches may serve an older schedule',
       ),
     ];
   }
@@ -173,18 +161,21 @@ export function timingFindings(exchange: Exchange, slowMs: number): Finding[] {
     out.push({
       check: 'http',
       severity: 'warning',
+      rule: 'http.slow',
       path: exchange.path,
       message: `took ${exchange.ms} ms (more than ${slowMs} ms)`,
-      effect: 'users look at a spinner that long; the board row or page appears late',
+      effect: 'the client waits that long for this answer before it can show it',
     });
   }
   if (exchange.bytes > LARGE_BODY_BYTES) {
     out.push({
       check: 'http',
       severity: 'warning',
+      rule: 'http.large',
       path: exchange.path,
       message: `is ${(exchange.bytes / 1048576).toFixed(1)} MiB: keep answers small (pages of at most 100 items, short descriptions)`,
-      effect: 'slow to load and parse on TVs and phones',
+      effect:
+        'spec: a catalog page holds at most 100 items; large answers take long to load and parse on TVs and phones',
     });
   }
   return out;

@@ -1,9 +1,9 @@
 // The public surface of checker/: run a conformance check of any add-on and render its report.
 // Internal steps (requester, catalog/guide/item crawls, HTTP rules) are not re-exported.
 
-export { type FormatOptions, formatReport } from './format.js';
+export { type FormatOptions, formatGithub, formatReport } from './format.js';
+export { isCacheControlSyntax } from './http-rules.js';
 export { reportExitCode, runCheck } from './run.js';
-export { assertCheckIds, formatGithub, selectChecks } from './select.js';
 export {
   CHECKS,
   type CheckId,
@@ -14,6 +14,7 @@ export {
   DEFAULT_OPTIONS,
   type FetchLike,
   type Finding,
+  type FindingPlace,
   type RequestStats,
   type Severity,
 } from './types.js';

@@ -8,9 +8,12 @@ import { createFindings, type Findings } from './findings.js';
 import { checkGuide } from './guide.js';
 import { checkItems, pickSample } from './items.js';
 import { checkManifest } from './manifest.js';
-import { checkAddonCatalogs, checkNotFound, checkUnknownIds, prefixRefs } from './probes.js';
+import { checkAddonCatalogs, checkNotFound } from './probes.js';
+import { checkProbeIds } from './probes-ids.js';
 import { createRequester } from './requester.js';
 import {
+  CHECKS,
+  type CheckId,
   type CheckOptions,
   type CheckReport,
   DEFAULT_OPTIONS,
@@ -45,7 +48,13 @@ export async function runCheck(manifestUrl: string, options: CheckOptions = {}):
   const finish = (
     extra: { fatal?: string; addon?: CheckReport['addon']; url: string; complete: boolean },
     stats: RequestStats,
-  ) => buildReport(findings, { ...extra, startedAt, durationMs: Math.round(performance.now() - started), stats });
+  ) =>
+    buildReport(findings, resolved.only, {
+      ...extra,
+      startedAt,
+      durationMs: Math.round(performance.now() - started),
+      stats,
+    });
 
   const read = readAddress(manifestUrl);
   if ('error' in read) return finish({ url: manifestUrl, fatal: read.error, complete: false }, EMPTY_STATS);
@@ -58,7 +67,8 @@ export async function runCheck(manifestUrl: string, options: CheckOptions = {}):
     }
     const addon = identity(step.raw);
     findings.ran('crawl');
-    let cut = false;
+    // Nothing to crawl when the manifest is not an object: the planned requests did not run.
+    let cut = step.manifest === undefined;
     if (step.manifest) {
       const ctx: Context = {
         manifest: step.manifest,
@@ -70,6 +80,7 @@ export async function runCheck(manifestUrl: string, options: CheckOptions = {}):
           findings.add({
             check: 'crawl',
             severity: 'info',
+            rule: 'crawl.bound',
             path,
             message,
             effect: 'parts of the add-on were not checked',
@@ -83,18 +94,14 @@ export async function runCheck(manifestUrl: string, options: CheckOptions = {}):
       findings.add({
         check: 'crawl',
         severity: 'info',
+        rule: 'crawl.stopped',
         path: '/manifest.json',
         message: `the crawl stopped early: ${stopped}`,
         effect: 'parts of the add-on were not checked',
       });
     }
     return finish(
-      {
-        url: address.manifestUrl,
-        // Nothing past the manifest was requested when it could not be read as one.
-        complete: step.manifest !== undefined && !cut && stopped === undefined,
-        ...(addon ? { addon } : {}),
-      },
+      { url: address.manifestUrl, complete: !cut && stopped === undefined, ...(addon ? { addon } : {}) },
       requester.stats(),
     );
   } finally {
@@ -108,17 +115,9 @@ async function crawl(ctx: Context): Promise<void> {
     Promise.all(catalogs.map((catalog) => checkCatalog(ctx, catalog))),
     checkNotFound(ctx),
     checkAddonCatalogs(ctx),
+    checkProbeIds(ctx, ctx.options.ids),
   ]);
-  if (ctx.requester.stopped() === undefined) {
-    const sample = pickSample(pools, ctx.options.sampleSize);
-    // Ids the user names, and for an add-on without catalogs (stream-only, meta-only) a well-known
-    // id of each prefix it routes: otherwise nothing but its manifest would be checked.
-    const extra = [
-      ...ctx.options.ids.map((r) => ({ ...r, name: r.id })),
-      ...(sample.length === 0 ? prefixRefs(ctx) : []),
-    ].filter((r) => !sample.some((s) => s.type === r.type && s.id === r.id));
-    await Promise.all([checkItems(ctx, [...sample, ...extra]), checkUnknownIds(ctx)]);
-  }
+  if (ctx.requester.stopped() === undefined) await checkItems(ctx, pickSample(pools, ctx.options.sampleSize));
 }
 
 async function checkCatalog(ctx: Context, catalog: Catalog): Promise<ItemRef[]> {
@@ -150,6 +149,7 @@ function identity(raw: Record<string, unknown>): CheckReport['addon'] | undefine
 
 function buildReport(
   findings: Findings,
+  only: readonly CheckId[],
   run: {
     url: string;
     fatal?: string;
@@ -160,7 +160,7 @@ function buildReport(
     stats: RequestStats;
   },
 ): CheckReport {
-  const checks = findings.summaries();
+  const checks = findings.summaries().filter((c) => only.length === 0 || only.includes(c.id));
   const totals = checks.reduce(
     (t, c) => ({ errors: t.errors + c.errors, warnings: t.warnings + c.warnings, infos: t.infos + c.infos }),
     { errors: 0, warnings: 0, infos: 0 },
@@ -204,10 +204,17 @@ function resolveOptions(options: CheckOptions): ResolvedOptions {
   const resolved: ResolvedOptions = {
     ...DEFAULT_OPTIONS,
     now: Date.now,
-    ids: [],
     fetch: (url, init) => fetch(url, init),
     ...definedOnly(options),
   };
+  for (const id of resolved.only) {
+    if (!CHECKS.some((c) => c.id === id)) {
+      throw new MarqueeError(
+        'INVALID_SETTINGS',
+        `check option only: ${JSON.stringify(String(id).slice(0, 40))} is not a check (${CHECKS.map((c) => c.id).join(', ')})`,
+      );
+    }
+  }
   for (const name of POSITIVE_INTEGERS) {
     const value = resolved[name];
     if (!Number.isSafeInteger(value) || value < 1) {

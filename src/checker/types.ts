@@ -26,23 +26,32 @@ export type CheckId = (typeof CHECKS)[number]['id'];
 
 export type Severity = 'error' | 'warning' | 'info';
 
-/** One problem or note. `effect` says what the real client does about it. */
+/** Where a finding was seen: a request path and, for a body, the JSON path inside it. */
+export interface FindingPlace {
+  readonly path: string;
+  readonly jsonPath?: string;
+}
+
+/**
+ * One problem or note. `effect` says what the real client does about it where a test shows it
+ * (test/checker-client.test.ts), else the rule and its source ("spec: …"). The report groups the
+ * same rule with the same message: `count` places, `examples` the first three of them.
+ */
 export interface Finding {
   readonly check: CheckId;
   readonly severity: Severity;
+  /** Stable rule id (`stream.title+description`, `http.status`); docs/checker.md lists them. */
+  readonly rule?: string;
   /** The request path relative to the add-on (`/catalog/movie/top/skip=100.json`). */
   readonly path: string;
   /** JSON path inside that request's body (`$.metas[3].poster`), when the finding is about the body. */
   readonly jsonPath?: string;
   readonly message: string;
   readonly effect: string;
-  /**
-   * How many times this finding was made (the same check, severity, message and effect, on
-   * `examples.length` or more paths); absent when once.
-   */
+  /** In a report: how many places share this rule and message (1 when omitted). */
   readonly count?: number;
-  /** Up to three request paths it was made on, the first being `path`; absent when once. */
-  readonly examples?: readonly string[];
+  /** In a report, when `count` > 1: up to three places, the first being `path`/`jsonPath`. */
+  readonly examples?: readonly FindingPlace[];
 }
 
 export interface CheckSummary {
@@ -53,9 +62,9 @@ export interface CheckSummary {
   readonly errors: number;
   readonly warnings: number;
   readonly infos: number;
-  /** The first findings (errors first), at most `maxFindingsPerCheck`. */
+  /** The first grouped findings (errors first), at most 50; errors/warnings/infos count every place. */
   readonly findings: readonly Finding[];
-  /** Findings counted but not listed. */
+  /** Grouped findings counted but not listed. */
   readonly omitted: number;
 }
 
@@ -126,10 +135,12 @@ export interface CheckOptions {
   readonly maxBodyBytes?: number;
   /** A response slower than this is a warning (default 5 000 ms). */
   readonly slowMs?: number;
+  /** Report only these checks (default: all); the crawl is the same, the exit code counts only these. */
+  readonly only?: readonly CheckId[];
+  /** Items that exist, checked like catalog items (meta, streams of the item or its first episode). */
+  readonly ids?: ReadonlyArray<{ readonly type: string; readonly id: string }>;
   /** The clock for guide days (default Date.now). */
   readonly now?: () => number;
-  /** Items to request meta and streams for besides the sample (`--id TYPE:ID`). */
-  readonly ids?: ReadonlyArray<{ readonly type: string; readonly id: string }>;
   readonly fetch?: FetchLike;
   readonly onProgress?: (progress: CheckProgress) => void;
   /** Aborting stops the crawl; the report of what was checked so far is still returned. */
@@ -150,4 +161,6 @@ export const DEFAULT_OPTIONS = {
   maxGenres: 30,
   maxBodyBytes: 16 * 1024 * 1024,
   slowMs: 5_000,
-} as const;
+  only: [] as readonly CheckId[],
+  ids: [] as ReadonlyArray<{ readonly type: string; readonly id: string }>,
+};

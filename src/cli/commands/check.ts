@@ -1,11 +1,4 @@
-import {
-  assertCheckIds,
-  formatGithub,
-  formatReport,
-  reportExitCode,
-  runCheck,
-  selectChecks,
-} from '../../checker/index.js';
+import { CHECKS, type CheckId, formatGithub, formatReport, reportExitCode, runCheck } from '../../checker/index.js';
 import { MarqueeError } from '../../errors.js';
 import type { Command } from '../command.js';
 
@@ -17,32 +10,74 @@ function positiveInt(value: unknown, flag: string): number | undefined {
   return n;
 }
 
+const FORMATS = ['text', 'json', 'github'] as const;
+type Format = (typeof FORMATS)[number];
+
+function format(values: Record<string, unknown>): Format {
+  const given = values.format;
+  if (given === undefined) return values.json === true ? 'json' : 'text';
+  if (!FORMATS.includes(given as Format)) {
+    throw new MarqueeError('INVALID_SETTINGS', `--format must be one of ${FORMATS.join(', ')} (got ${String(given)})`);
+  }
+  return given as Format;
+}
+
+function only(value: unknown): CheckId[] | undefined {
+  if (typeof value !== 'string') return undefined;
+  const ids = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const id of ids) {
+    if (!CHECKS.some((c) => c.id === id)) {
+      throw new MarqueeError(
+        'INVALID_SETTINGS',
+        `--only: ${JSON.stringify(id.slice(0, 40))} is not a check; checks are ${CHECKS.map((c) => c.id).join(', ')}`,
+      );
+    }
+  }
+  return ids as CheckId[];
+}
+
+/** `--id movie:tt0111161` → { type, id }: the type is up to the first colon, the id may hold more. */
+function ids(value: unknown): Array<{ type: string; id: string }> | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return value.map((text: string) => {
+    const colon = text.indexOf(':');
+    if (colon <= 0 || colon === text.length - 1) {
+      throw new MarqueeError(
+        'INVALID_SETTINGS',
+        `--id must be TYPE:ID such as movie:tt1254207 (got ${text.slice(0, 60)})`,
+      );
+    }
+    return { type: text.slice(0, colon), id: text.slice(colon + 1) };
+  });
+}
+
 export const checkCommand: Command = {
   name: 'check',
   summary: 'check any add-on against the protocol, crawling it the way the real client does',
   usage:
-    'marquee check <manifest URL> [--format text|json|github] [--only CHECK[,CHECK]] [--max-requests N] [--concurrency N] [--timeout MS]',
+    'marquee check <manifest URL> [--format text|json|github] [--only CHECK[,CHECK]] [--id TYPE:ID] [--max-requests N] [--concurrency N] [--timeout MS]',
   positionals: { name: 'manifest URL', required: true },
   options: {
-    json: { type: 'boolean', description: 'print the report as JSON (for scripts; the same as --format json)' },
     format: {
       type: 'string',
       value: 'text|json|github',
-      description: 'text for people, json for scripts, github for GitHub Actions annotations',
+      description: 'text for a terminal, json for scripts, github for GitHub Actions annotations',
       default: 'text',
+    },
+    json: { type: 'boolean', description: 'the same as --format json' },
+    only: {
+      type: 'string',
+      value: 'CHECK[,CHECK]',
+      description: `report only these checks (${CHECKS.map((c) => c.id).join(', ')})`,
     },
     id: {
       type: 'string',
       multiple: true,
       value: 'TYPE:ID',
-      description:
-        'also request the meta and streams of this item (e.g. movie:tt0111161), for an add-on without catalogs',
-    },
-    only: {
-      type: 'string',
-      value: 'CHECK[,CHECK]',
-      description:
-        'report only these checks (ids as in --json: manifest, stream, cache, …); the exit code follows them',
+      description: 'an item that exists, checked like a catalog item (repeatable), e.g. movie:tt1254207',
     },
     'max-requests': { type: 'string', value: 'N', description: 'most requests in the whole run', default: '300' },
     concurrency: { type: 'string', value: 'N', description: 'requests in flight at once', default: '4' },
@@ -55,6 +90,7 @@ export const checkCommand: Command = {
     'Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 the add-on could not be checked (or bad flags).',
   async run(values, positionals, io) {
     const [url] = positionals;
+    const output = format(values);
     const options = {
       maxRequests: positiveInt(values['max-requests'], 'max-requests'),
       concurrency: positiveInt(values.concurrency, 'concurrency'),
@@ -62,31 +98,13 @@ export const checkCommand: Command = {
       rateLimit: positiveInt(values.rate, 'rate'),
       maxPages: positiveInt(values['max-pages'], 'max-pages'),
       sampleSize: positiveInt(values.sample, 'sample'),
+      only: only(values.only),
+      ids: ids(values.id),
     };
     const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
-    const format = values.json === true ? 'json' : typeof values.format === 'string' ? values.format : 'text';
-    if (format !== 'text' && format !== 'json' && format !== 'github') {
-      throw new MarqueeError('INVALID_SETTINGS', `--format must be text, json or github, got "${format}"`);
-    }
-    const only =
-      typeof values.only === 'string'
-        ? values.only
-            .split(',')
-            .map((s) => s.trim())
-            .filter(Boolean)
-        : undefined;
-    if (only) assertCheckIds(only);
-    const ids = (Array.isArray(values.id) ? values.id : []).map((given) => {
-      const at = given.indexOf(':');
-      if (at <= 0 || at === given.length - 1) {
-        throw new MarqueeError('INVALID_SETTINGS', `--id must be TYPE:ID (e.g. movie:tt0111161), got "${given}"`);
-      }
-      return { type: given.slice(0, at), id: given.slice(at + 1) };
-    });
-    const showProgress = format === 'text' && io.stderr.isTTY === true;
-    const full = await runCheck(url!, {
+    const showProgress = output === 'text' && io.stderr.isTTY === true;
+    const report = await runCheck(url!, {
       ...defined,
-      ...(ids.length > 0 ? { ids } : {}),
       ...(showProgress
         ? {
             onProgress: (p: { done: number; limit: number; path: string }) =>
@@ -95,11 +113,10 @@ export const checkCommand: Command = {
         : {}),
     });
     if (showProgress) io.stderr.write('\r\x1b[2K');
-    const report = only ? selectChecks(full, only) : full;
     io.stdout.write(
-      format === 'json'
+      output === 'json'
         ? `${JSON.stringify(report, null, 2)}\n`
-        : format === 'github'
+        : output === 'github'
           ? formatGithub(report)
           : formatReport(report, { color: io.stdout.isTTY === true }),
     );
