@@ -54,7 +54,8 @@ function site(): Site {
       const handler = toFetchHandler(createRequestHandler(addon(), { responseCache: false }));
       const response = await handler(new Request(`http://127.0.0.1${path}`));
       const text = await response.text();
-      return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
+      const json = response.headers.get('content-type')?.includes('json');
+      return { status: response.status, body: json ? JSON.parse(text) : text };
     },
     run(extra) {
       settings = { ...settings, sources: { timeoutSeconds: 5 }, ...extra };
@@ -65,10 +66,10 @@ function site(): Site {
 
 const enc = encodeURIComponent;
 
-function ok<T>(part: T | { error: Error } | undefined): T {
+function ok<T>(part: T | undefined): Exclude<T, { readonly error: Error }> {
   if (part === undefined) throw new Error('part not imported');
   if (typeof part === 'object' && part !== null && 'error' in part) throw (part as { error: Error }).error;
-  return part as T;
+  return part as Exclude<T, { readonly error: Error }>;
 }
 
 describe('an Xtream account imported and served', () => {
@@ -144,5 +145,239 @@ describe('an Xtream account imported and served', () => {
     expect(episode.title).toBe('Show 2 S2E3');
     const episodeStreams = (await s.get(`/stream/series/${enc(episode.id)}.json`)).body.streams;
     expect(episodeStreams[0].url).toBe(`${p.url}/series/alice/s3cret-pw/2203.mp4`);
+  });
+});
+
+/** Every answer a client reads of the site, to compare before and after a bad refresh. */
+async function answers(s: Site): Promise<string> {
+  const paths = [
+    '/manifest.json',
+    '/catalog/tv/mq-tv-channels.json',
+    '/catalog/movie/movies.json',
+    '/catalog/series/series.json',
+  ];
+  const out: unknown[] = [];
+  for (const path of paths) {
+    const body = (await s.get(path)).body;
+    out.push(body);
+    for (const m of body?.metas ?? []) {
+      out.push((await s.get(`/meta/${m.type}/${enc(m.id)}.json`)).body);
+      out.push((await s.get(`/stream/${m.type}/${enc(m.id)}.json`)).body);
+    }
+  }
+  return JSON.stringify(out);
+}
+
+function sourceOf(outcome: ImportOutcome, part: 'livetv' | 'library') {
+  const result = ok(outcome[part]);
+  const sources = result.sources as readonly { outcome: string; reason?: string; message?: string; location: string }[];
+  return sources.find((x) => /^[^/]*@127\.0\.0\.1:\d+$/.test(x.location))!;
+}
+
+describe('a panel answering sloppily', () => {
+  it('imports what it can with a warning per kind of problem, never a crash', async () => {
+    const p = await panel({ sloppy: true, live: 12, movies: 6, series: 3 });
+    const s = site();
+    const outcome = await s.run({ xtream: [p.account] });
+    const live = ok(outcome.livetv);
+    const messages = live.warnings.map((w) => w.message);
+    expect(messages).toContain('get_live_streams[12]: stream_id 1001 is listed twice; the second is skipped');
+    expect(messages).toContain('get_live_streams[13] has no stream_id; skipped');
+    expect(messages).toContain('get_live_streams[14] has no object; skipped');
+    expect(live.counts.channels).toBe(12);
+    // The category a stream named before the panel listed it: asked again, found.
+    const three = s.store.listChannels({ limit: 100 }).find((c) => c.name === 'Channel 3')!;
+    expect(three.group).toBe('Added Later');
+    // "" and null icons are no logo; "" epg_channel_id is no tvg-id (matched by name instead).
+    expect(s.store.listChannels({ limit: 100 }).find((c) => c.name === 'Channel 4')!.logo).toBeUndefined();
+    expect(live.counts.matchedChannels).toBe(11);
+    // Numbers as strings are numbers.
+    expect(s.store.listChannels({ limit: 100 }).find((c) => c.name === 'Channel 7')!.number).toBe(7);
+
+    const library = ok(outcome.library);
+    expect(library.report.counts.items).toBe(9);
+    expect(library.warnings.map((w) => w.message)).toContain(
+      'get_vod_streams[6]: stream_id 5001 is listed twice; the second is skipped',
+    );
+    // Episodes given as an array of seasons (not keyed by season) still make seasons.
+    const show = (await s.get('/catalog/series/series.json')).body.metas[0];
+    const meta = (await s.get(`/meta/series/${enc(show.id)}.json`)).body.meta;
+    expect(meta.videos.map((v: { season: number }) => v.season).sort()).toEqual([1, 1, 1, 2, 2, 2]);
+  });
+
+  it('takes null for a list as an empty list, with a warning', async () => {
+    const p = await panel({ nulls: new Set(['get_vod_streams', 'get_series_categories']), movies: 5, series: 2 });
+    const s = site();
+    const library = ok((await s.run({ xtream: [p.account] })).library);
+    expect(library.report.counts.items).toBe(2);
+    expect(library.warnings.map((w) => w.message)).toEqual(
+      expect.arrayContaining([
+        'get_vod_streams answered null instead of a list',
+        'get_series_categories answered null instead of a list',
+      ]),
+    );
+  });
+});
+
+describe('a panel going bad keeps what it served', () => {
+  // The library part reads no live stream list: it stays good when only that list breaks.
+  const cases: [string, (p: Panel) => void, RegExp, string][] = [
+    ['a wrong password', (p) => void (p.state.password = 'changed'), /refused the username or password/, 'kept'],
+    ['an expired account', (p) => void (p.state.expDate = 1_600_000_000), /the account expired on 2020-09-13/, 'kept'],
+    ['a disabled account', (p) => void (p.state.status = 'Disabled'), /the account is disabled, not active/, 'kept'],
+    ['an HTML page with status 200', (p) => p.state.html.add('account'), /answered an HTML page, not JSON/, 'kept'],
+    [
+      'an HTML page for the stream list',
+      (p) => p.state.html.add('get_live_streams'),
+      /get_live_streams: answered an HTML page, not JSON/,
+      'imported',
+    ],
+    ['a dying server', (p) => void (p.state.dieAfter = 0), /socket hang up|ECONNRESET|closed/i, 'kept'],
+  ];
+  for (const [name, breakIt, reason, library] of cases) {
+    it(`${name}: the live channels kept from their last good import, said naming the host, without the secrets`, async () => {
+      const p = await panel({ live: 6, movies: 4, series: 2 });
+      const account = p.account;
+      const s = site();
+      await s.run({ xtream: [account] });
+      const before = await answers(s);
+      breakIt(p);
+      const outcome = await s.run({ xtream: [account] });
+      const live = sourceOf(outcome, 'livetv');
+      expect(live.outcome).toBe('kept');
+      expect(live.reason).toMatch(reason);
+      expect(live.message).toContain(`xtream al…@127.0.0.1:${new URL(p.url).port} failed: `);
+      expect(sourceOf(outcome, 'library').outcome).toBe(library);
+      expect(await answers(s)).toBe(before);
+      const said = JSON.stringify(outcome);
+      expect(said).not.toContain('s3cret-pw');
+      expect(said).not.toContain('alice');
+      expect(said).not.toContain('changed');
+    }, 20_000);
+  }
+
+  it('a first import from a refusing panel fails, saying why, naming the host only', async () => {
+    const p = await panel();
+    const outcome = await site().run({ xtream: [p.account.replace('s3cret-pw', 'wrong-pw')] });
+    const error = (outcome.livetv as { error: Error }).error;
+    expect(error.message).toMatch(
+      /no playlist could be used: xtream al…@127\.0\.0\.1:\d+ failed: .*refused the username or password/,
+    );
+    expect((outcome.library as { error: Error }).error.message).toMatch(/refused the username or password/);
+    expect(JSON.stringify([error.message, (outcome.library as { error: Error }).error.message])).not.toMatch(
+      /alice|s3cret|wrong-pw/,
+    );
+  });
+
+  it('a slow panel: the reads end at the source timeout and the last good data stays', async () => {
+    const p = await panel({ live: 4, movies: 2, series: 1 });
+    const s = site();
+    await s.run({ xtream: [p.account] });
+    const before = await answers(s);
+    p.state.delayMs = 2_500;
+    const started = Date.now();
+    const outcome = await s.run({ xtream: [p.account], sources: { timeoutSeconds: 1 } });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(sourceOf(outcome, 'livetv').outcome).toBe('kept');
+    expect(sourceOf(outcome, 'livetv').reason).toMatch(/not read completely within 1000 ms/);
+    expect(await answers(s)).toBe(before);
+  }, 30_000);
+});
+
+describe('the guide', () => {
+  it('comes from get_short_epg when xmltv.php fails: base64 titles, panel-zone times', async () => {
+    const now = Math.floor(Date.now() / 3_600_000) * 3_600_000 + 1_800_000;
+    const hour = (n: number) => new Date(now - 1_800_000 + n * 3_600_000).toISOString().slice(11, 16);
+    const p = await panel({
+      live: 3,
+      movies: 0,
+      series: 0,
+      fail: new Set(['xmltv']),
+      now,
+      timezone: 'America/New_York',
+    });
+    const s = site();
+    const outcome = await s.run({ xtream: [{ url: p.account, movies: false, series: false }] });
+    const live = ok(outcome.livetv);
+    expect(live.warnings.map((w) => w.message).join('\n')).toMatch(
+      /xmltv\.php failed \(SOURCE_UNREADABLE: HTTP 500 Internal Server Error.*\); the guide comes from get_short_epg per channel instead/,
+    );
+    expect(live.counts.matchedChannels).toBe(3);
+    const channel = s.store.listChannels({ limit: 10 }).find((c) => c.name === 'Channel 2')!;
+    const programmes = s.store.programmesAround(channel.id, now - 3 * 3_600_000, now + 5 * 3_600_000);
+    // Hour blocks from 10:00 UTC: those with timestamps and those written on New York's clock agree.
+    expect(programmes.map((x) => [new Date(x.start).toISOString().slice(11, 16), x.video.title])).toEqual([
+      [hour(-2), 'Short 2 #0'],
+      [hour(-1), 'Short 2 #1'],
+      [hour(0), 'Short 2 #2'],
+      [hour(1), 'Short 2 #3'],
+      [hour(2), 'Short 2 #4'],
+      [hour(3), 'Short 2 #5'],
+    ]);
+  });
+
+  it('answering an HTML page falls back too; get_short_epg failing as well keeps the last good guide', async () => {
+    const p = await panel({ live: 3, movies: 0, series: 0 });
+    const s = site();
+    const settings = { xtream: [{ url: p.account, movies: false, series: false }] };
+    ok((await s.run(settings)).livetv);
+    const before = await answers(s);
+    p.state.html.add('xmltv');
+    p.state.fail.add('get_short_epg');
+    const live = ok((await s.run(settings)).livetv);
+    const guide = live.sources.find((x) => x.kind === 'guide')!;
+    expect(guide.outcome).toBe('kept');
+    expect(guide.reason).toMatch(/get_short_epg failed/);
+    expect(guide.location).not.toMatch(/alice|s3cret|wrong-pw/);
+    expect(await answers(s)).toBe(before);
+  }, 20_000);
+});
+
+describe('several sources', () => {
+  it('two accounts: a channel both carry lists both streams, named after each, best first; their films never share an id', async () => {
+    const a = await panel({ live: 4, movies: 2, series: 1, channelPrefix: 'Alpha' });
+    const b = await panel({
+      live: 4,
+      movies: 2,
+      series: 1,
+      channelPrefix: 'Beta',
+      username: 'bob',
+      password: 'pw-bob',
+    });
+    const s = site();
+    const outcome = await s.run({ xtream: [{ url: a.account }, { url: b.account, priority: 5 }] });
+    const live = ok(outcome.livetv);
+    // Matched on epg_channel_id: 4 channels, each with 2 formats × 2 accounts.
+    expect(live.counts.channels).toBe(4);
+    const channel = s.store.listChannels({ limit: 10 }).find((c) => c.name === 'Beta 1')!;
+    const streams = (await s.get(`/stream/tv/${enc(channel.id)}.json`)).body.streams;
+    const hostB = `127.0.0.1:${new URL(b.url).port}`;
+    const hostA = `127.0.0.1:${new URL(a.url).port}`;
+    expect(streams.map((x: { name: string; url: string }) => [x.name, new URL(x.url).pathname])).toEqual([
+      [hostB, '/live/bob/pw-bob/1001.m3u8'],
+      [hostB, '/live/bob/pw-bob/1001.ts'],
+      [hostA, '/live/alice/s3cret-pw/1001.m3u8'],
+      [hostA, '/live/alice/s3cret-pw/1001.ts'],
+    ]);
+    const films = (await s.get('/catalog/movie/movies.json')).body.metas.map((m: { id: string }) => m.id);
+    expect(films).toHaveLength(4);
+    expect(new Set(films).size).toBe(4);
+  });
+
+  it('ids stay the same across refreshes', async () => {
+    const p = await panel({ live: 5, movies: 3, series: 2 });
+    const s = site();
+    await s.run({ xtream: [p.account] });
+    const ids = async () =>
+      JSON.stringify(
+        await Promise.all(
+          ['/catalog/tv/mq-tv-channels.json', '/catalog/movie/movies.json', '/catalog/series/series.json'].map(
+            async (path) => (await s.get(path)).body.metas.map((m: { id: string }) => m.id).sort(),
+          ),
+        ),
+      );
+    const first = await ids();
+    await s.run({ xtream: [`${p.url}/get.php?username=alice&password=s3cret-pw&type=m3u_plus`] });
+    expect(await ids()).toBe(first);
   });
 });

@@ -77,7 +77,8 @@ export interface LibraryTextSource {
   readonly location: string;
   /** Safe to show. */
   readonly label: string;
-  read(signal?: AbortSignal): Promise<string>;
+  /** The library JSON text, and what was odd in the answers it was made from. */
+  read(signal?: AbortSignal): Promise<{ readonly text: string; readonly warnings?: readonly SourceWarning[] }>;
 }
 
 /** How one library file went (see docs/reliability.md). */
@@ -163,6 +164,8 @@ function withoutTakenEpisodes(
 interface FilePlan {
   readonly key: string;
   readonly path: string;
+  /** A text source's kind (`xtream`); a file's is `library`. */
+  readonly kind?: string;
   readonly state: SourceState | undefined;
   outcome: SourceOutcome;
   reason?: string;
@@ -355,7 +358,7 @@ async function readTextSource(
       const r = parseLibraryJson(text, { ...read, source: source.label });
       return { value: r.items, count: r.items.length, warnings: r.warnings };
     },
-    { key: sourceKey(source.kind, source.location), read: () => source.read(j.signal ?? undefined) },
+    { key: sourceKey(source.kind, source.location), kind: source.kind, read: () => source.read(j.signal ?? undefined) },
   );
   return { items: found.value, warnings: found.warnings };
 }
@@ -370,13 +373,19 @@ async function judgeFile<T>(
   j: Judge,
   path: string,
   parse: (text: string) => Parsed<T>,
-  from?: { readonly key: string; read(): Promise<string> },
+  from?: {
+    readonly key: string;
+    readonly kind: string;
+    read(): Promise<{ readonly text: string; readonly warnings?: readonly SourceWarning[] }>;
+  },
 ): Promise<Parsed<T>> {
-  const p = newPlan(j, path, from?.key);
+  const p = newPlan(j, path, from);
   let reason: string;
   try {
-    const text = from ? await from.read() : await readTextFile(path, j.maxFileBytes);
+    const read = from ? await from.read() : { text: await readTextFile(path, j.maxFileBytes) };
+    const text = read.text;
     const parsed = parse(text);
+    if (read.warnings?.length) parsed.warnings.unshift(...read.warnings);
     const shrink = shrinkReason(p.state, 'items', 'items', parsed.count, j.policy, path, path);
     if (parsed.count > 0 && shrink === undefined) {
       p.counts = { items: parsed.count };
@@ -397,9 +406,15 @@ async function judgeFile<T>(
   return { value, count: value.length, warnings: [] };
 }
 
-function newPlan(j: Judge, path: string, sourceKeyed?: string): FilePlan {
-  const key = sourceKeyed ?? sourceKey('library', path);
-  const p: FilePlan = { key, path, state: j.states.get(key), outcome: 'imported' };
+function newPlan(j: Judge, path: string, source?: { readonly key: string; readonly kind: string }): FilePlan {
+  const key = source?.key ?? sourceKey('library', path);
+  const p: FilePlan = {
+    key,
+    path,
+    ...(source ? { kind: source.kind } : {}),
+    state: j.states.get(key),
+    outcome: 'imported',
+  };
   j.plans.push(p);
   return p;
 }
@@ -426,7 +441,7 @@ async function fromCopy<T>(j: Judge, p: FilePlan, parse: (text: string) => T[]):
 function attemptOf(p: FilePlan, withCopy: boolean): SourceAttempt {
   return {
     key: p.key,
-    kind: 'library',
+    kind: p.kind ?? 'library',
     label: p.path,
     outcome: p.outcome,
     ...(p.reason !== undefined ? { reason: p.reason } : {}),

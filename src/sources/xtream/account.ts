@@ -14,7 +14,7 @@ export interface XtreamAccount {
   readonly base: string;
   readonly username: string;
   readonly password: string;
-  /** `xtream us…@host:port`: safe to show. */
+  /** `us…@host:port`: safe to show. */
   readonly label: string;
   /** The host (and port) alone, naming the account's streams (`tv.example:8080`). */
   readonly host: string;
@@ -81,7 +81,7 @@ export function parseXtreamAccount(url: string, credentials: XtreamCredentials =
     username,
     password,
     host,
-    label: `xtream ${shownUser(username)}@${host}`,
+    label: `${shownUser(username)}@${host}`,
     location: `${base}/player_api.php?username=${encodeURIComponent(username)}&password=${encodeURIComponent(password)}`,
     id: createHash('sha256').update(`${parsed.host.toLowerCase()}${path}\n${username}`).digest('hex').slice(0, 8),
   };

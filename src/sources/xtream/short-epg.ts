@@ -4,6 +4,7 @@
  * `stop_timestamp` are UTC epoch seconds, while `start` and `end` are written in the panel's time
  * zone (`server_info.timezone`), used only when the timestamps are missing.
  */
+import { MarqueeError } from '../../errors.js';
 import type { SourceWarning } from '../records.js';
 import type { XtreamClient } from './client.js';
 import type { LiveStream } from './live.js';
@@ -62,13 +63,25 @@ export async function* shortEpgXmltv(
     const [key, s] = asked[next++]!;
     pending.push(ask(key, s));
   }
+  let answered = 0;
   while (pending.length > 0) {
     const text = await pending.shift()!;
+    answered++;
+    // A panel that fails every call (it is down) is not asked a thousand more times.
+    if (failed === answered && failed >= CONCURRENCY) {
+      throw new MarqueeError(
+        'SOURCE_UNREADABLE',
+        `${label}: get_short_epg failed for the first ${failed} channels: ${firstFailure}`,
+      );
+    }
     if (next < asked.length) {
       const [key, s] = asked[next++]!;
       pending.push(ask(key, s));
     }
     if (text !== '') yield Buffer.from(text);
+  }
+  if (failed > 0 && failed === asked.length) {
+    throw new MarqueeError('SOURCE_UNREADABLE', `${label}: get_short_epg failed for every channel: ${firstFailure}`);
   }
   if (failed > 0) {
     warn({

@@ -49,8 +49,8 @@ export interface XtreamLibraryReader {
   /** The account's API address (holds the credentials: the key is made from it; never shown). */
   readonly location: string;
   readonly label: string;
-  /** A library JSON text of its movies and series. */
-  read(signal?: AbortSignal): Promise<string>;
+  /** A library JSON text of its movies and series, and what was odd in the panel's answers. */
+  read(signal?: AbortSignal): Promise<{ text: string; warnings: SourceWarning[] }>;
 }
 
 export interface XtreamSource {
@@ -124,7 +124,10 @@ export function xtreamSource(settings: XtreamSettings, options: SourceOptions = 
             const read = { ...base, ...(signal ? { signal } : {}) };
             await server(read);
             const result = await readLibrary(createXtreamClient(account, read), parts);
-            return result.text;
+            return {
+              text: result.text,
+              warnings: result.warnings.map((message) => ({ source: account.label, message })),
+            };
           },
         };
   return {
