@@ -88,8 +88,20 @@ describe('marquee import --xtream', () => {
   }, 120_000);
 
   const failures: [string, (p: Panel) => void, RegExp][] = [
-    ['a wrong password', (p) => void (p.state.password = 'new-pw'), /refused the username or password/],
-    ['an expired account', (p) => void (p.state.expDate = 1_600_000_000), /the account expired on 2020-09-13/],
+    [
+      'a wrong password',
+      (p) => {
+        p.state.password = 'new-pw';
+      },
+      /refused the username or password/,
+    ],
+    [
+      'an expired account',
+      (p) => {
+        p.state.expDate = 1_600_000_000;
+      },
+      /the account expired on 2020-09-13/,
+    ],
     ['an HTML answer', (p) => p.state.html.add('account'), /answered an HTML page, not JSON/],
   ];
   for (const [name, breakIt, why] of failures) {

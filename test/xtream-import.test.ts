@@ -222,9 +222,30 @@ describe('a panel answering sloppily', () => {
 describe('a panel going bad keeps what it served', () => {
   // The library part reads no live stream list: it stays good when only that list breaks.
   const cases: [string, (p: Panel) => void, RegExp, string][] = [
-    ['a wrong password', (p) => void (p.state.password = 'changed'), /refused the username or password/, 'kept'],
-    ['an expired account', (p) => void (p.state.expDate = 1_600_000_000), /the account expired on 2020-09-13/, 'kept'],
-    ['a disabled account', (p) => void (p.state.status = 'Disabled'), /the account is disabled, not active/, 'kept'],
+    [
+      'a wrong password',
+      (p) => {
+        p.state.password = 'changed';
+      },
+      /refused the username or password/,
+      'kept',
+    ],
+    [
+      'an expired account',
+      (p) => {
+        p.state.expDate = 1_600_000_000;
+      },
+      /the account expired on 2020-09-13/,
+      'kept',
+    ],
+    [
+      'a disabled account',
+      (p) => {
+        p.state.status = 'Disabled';
+      },
+      /the account is disabled, not active/,
+      'kept',
+    ],
     ['an HTML page with status 200', (p) => p.state.html.add('account'), /answered an HTML page, not JSON/, 'kept'],
     [
       'an HTML page for the stream list',
@@ -232,7 +253,14 @@ describe('a panel going bad keeps what it served', () => {
       /get_live_streams: answered an HTML page, not JSON/,
       'imported',
     ],
-    ['a dying server', (p) => void (p.state.dieAfter = 0), /socket hang up|ECONNRESET|closed/i, 'kept'],
+    [
+      'a dying server',
+      (p) => {
+        p.state.dieAfter = 0;
+      },
+      /socket hang up|ECONNRESET|closed/i,
+      'kept',
+    ],
   ];
   for (const [name, breakIt, reason, library] of cases) {
     it(`${name}: the live channels kept from their last good import, said naming the host, without the secrets`, async () => {

@@ -48,6 +48,8 @@ export async function* jsonElements(
         root = 'null';
         onRoot?.(root);
         return;
+      } else if (trimmed.length < 256) {
+        continue; // enough of it to tell an HTML page from other text
       } else {
         throw notJson(what, trimmed);
       }
