@@ -28,6 +28,7 @@ import {
   typecheck,
 } from './docs/blocks.js';
 import { httpRequest } from './helpers/http.js';
+import { startPanel } from './helpers/xtream-panel.js';
 
 const dirs: string[] = [];
 function folder(): string {
@@ -327,6 +328,36 @@ const RUNNERS: Record<string, (block: Block) => Promise<void>> = {
       ]);
     } finally {
       store.close();
+    }
+  },
+
+  /**
+   * docs/xtream.md: import an account, then serve it. The account is the test's fake panel on
+   * 127.0.0.1 in place of tv.example (unreachable), with its credentials in the URL as shown.
+   */
+  async 'xtream-cli'(block) {
+    const [importLine, serveLine, ...rest] = commandsOf(block);
+    expect(rest).toEqual([]);
+    const panel = await startPanel({ live: 12, movies: 5, series: 2 });
+    try {
+      const dir = folder();
+      const shown = 'http://USER:PASS@tv.example:8080';
+      expect(importLine).toContain(shown);
+      const imported = startShell(dir, importLine!.replace(shown, panel.account));
+      expect(await imported.exited, imported.stdout() + imported.stderr()).toBe(0);
+      const served = startShell(dir, serveLine!, { MARQUEE_PORT: '0' });
+      try {
+        const [, url] = await served.waitFor(/manifest: +(\S+)/, 60_000);
+        const manifest = (await httpRequest(url!, new URL(url!).pathname)).json();
+        expect(manifest.catalogs.map((c: { type: string }) => c.type).sort()).toEqual(['movie', 'series', 'tv']);
+        const base = url!.replace(/\/manifest\.json$/, '');
+        const movies = (await httpRequest(base, '/catalog/movie/movies.json')).json();
+        expect(movies.metas).toHaveLength(5);
+      } finally {
+        expect(await served.stop()).toBe(0);
+      }
+    } finally {
+      await panel.close();
     }
   },
 

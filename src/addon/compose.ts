@@ -72,14 +72,7 @@ export function composeAddon(
       seen.set(key, part.name);
     }
   }
-  const resources: Resource[] = [];
-  for (const part of parts) {
-    for (const r of part.resources) {
-      const own = ownResource(part, r);
-      if (typeof own === 'string' && resources.includes(own)) continue;
-      resources.push(own);
-    }
-  }
+  const resources = mergeResources(parts.flatMap((part) => part.resources.map((r) => ownResource(part, r))));
   const addonCatalogs = parts.flatMap((p) => p.addonCatalogs ?? []);
   const epg = parts.some((p) => p.epgProvider);
   const manifest = {
@@ -133,4 +126,37 @@ export function composeAddon(
     },
   };
   return createAddon({ ...options, manifest, handlers: handlers as never });
+}
+
+/**
+ * One entry per resource name: the real client reads only the first entry of a name (stremio-core
+ * `is_resource_supported` finds one), so a second part's `meta` object would never be asked.
+ * Objects of one name merge their types and prefixes; one without prefixes routes every id.
+ */
+function mergeResources(all: readonly Resource[]): Resource[] {
+  const out: Resource[] = [];
+  for (const r of all) {
+    const name = typeof r === 'string' ? r : r.name;
+    const at = out.findIndex((o) => (typeof o === 'string' ? o : o.name) === name);
+    if (at === -1) {
+      out.push(r);
+      continue;
+    }
+    const prev = out[at]!;
+    if (typeof prev === 'string' || typeof r === 'string') {
+      out[at] = name;
+      continue;
+    }
+    const prefixes =
+      prev.idPrefixes === undefined || r.idPrefixes === undefined
+        ? undefined
+        : [...new Set([...prev.idPrefixes, ...r.idPrefixes])];
+    out[at] = {
+      ...prev,
+      types: [...new Set([...(prev.types ?? []), ...(r.types ?? [])])],
+      ...(prefixes !== undefined ? { idPrefixes: prefixes } : {}),
+    };
+    if (prefixes === undefined) delete (out[at] as { idPrefixes?: unknown }).idPrefixes;
+  }
+  return out;
 }

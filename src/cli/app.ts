@@ -5,9 +5,16 @@ import { fileURLToPath } from 'node:url';
 import { type Addon, type AddonPart, composeAddon } from '../addon/index.js';
 import { demoGuide, demoPlaylist, withDemoPosters } from '../demo/index.js';
 import { ADULT_CONFIG_FIELD, createLibraryPart, importLibrary, refreshAddonCatalogs } from '../library/index.js';
-import { createLiveTvPart, importLiveTv, type LiveTvImportResult, type SourceState } from '../livetv/index.js';
+import {
+  createLiveTvPart,
+  importLiveTv,
+  type LiveTvImportResult,
+  type PlaylistSource,
+  type SourceState,
+} from '../livetv/index.js';
 import type { ConfigField } from '../protocol/index.js';
 import { createTokenCodec } from '../server/index.js';
+import { type XtreamSource, xtreamSource } from '../sources/xtream/index.js';
 import { type ManifestChange, openStore, recordManifest, type Store } from '../store/index.js';
 import { loadOrCreateKeyRing } from './keys.js';
 import { collectGarbage } from './memory.js';
@@ -21,6 +28,7 @@ export const DEMO_LIBRARY = fileURLToPath(new URL('../../examples/library/librar
 export function isDemo(settings: Settings): boolean {
   return (
     (settings.livetv?.playlists?.length ?? 0) === 0 &&
+    (settings.xtream?.length ?? 0) === 0 &&
     (settings.library?.files?.length ?? 0) === 0 &&
     (settings.addonCatalogs?.length ?? 0) === 0
   );
@@ -113,17 +121,19 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
   const outcome: { -readonly [K in keyof ImportOutcome]: ImportOutcome[K] } = {};
   const livetv = settings.livetv;
   const signal = hooks.signal ? { signal: hooks.signal } : {};
-  if (livetv?.playlists?.length) {
+  const accounts = xtreamSources(settings);
+  const playlists = livePlaylists(settings, accounts);
+  if (playlists.length > 0) {
     try {
       outcome.livetv = await importLiveTv(store, {
-        playlists: livetv.playlists.map(location),
-        ...(livetv.guides ? { guides: livetv.guides.map(location) } : {}),
-        ...(livetv.includeGroups ? { includeGroups: livetv.includeGroups } : {}),
-        ...(livetv.excludeGroups ? { excludeGroups: livetv.excludeGroups } : {}),
-        ...(livetv.guideOverrides ? { guideOverrides: livetv.guideOverrides } : {}),
-        ...(livetv.retentionDays !== undefined ? { retentionHours: livetv.retentionDays * 24 } : {}),
-        ...(livetv.horizonDays !== undefined ? { horizonDays: livetv.horizonDays } : {}),
-        ...(livetv.languages ? { languages: livetv.languages } : {}),
+        playlists,
+        ...(livetv?.guides ? { guides: livetv.guides.map(location) } : {}),
+        ...(livetv?.includeGroups ? { includeGroups: livetv.includeGroups } : {}),
+        ...(livetv?.excludeGroups ? { excludeGroups: livetv.excludeGroups } : {}),
+        ...(livetv?.guideOverrides ? { guideOverrides: livetv.guideOverrides } : {}),
+        ...(livetv?.retentionDays !== undefined ? { retentionHours: livetv.retentionDays * 24 } : {}),
+        ...(livetv?.horizonDays !== undefined ? { horizonDays: livetv.horizonDays } : {}),
+        ...(livetv?.languages ? { languages: livetv.languages } : {}),
         sourceOptions: sourceOptions(settings),
         ...guard(settings, hooks),
         ...(settings.sources?.allowPrivate !== undefined ? { allowPrivateSources: settings.sources.allowPrivate } : {}),
@@ -136,10 +146,12 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
       outcome.livetv = { error: error as Error };
     }
   }
-  if (settings.library?.files?.length) {
+  const libraries = accounts.flatMap((a) => (a.library ? [a.library] : []));
+  if (settings.library?.files?.length || libraries.length > 0) {
     try {
       outcome.library = await importLibrary(store, {
-        files: settings.library.files,
+        files: settings.library?.files ?? [],
+        ...(libraries.length > 0 ? { sources: libraries } : {}),
         ...guard(settings, hooks),
         ...(hooks.onProgress
           ? {
@@ -169,6 +181,28 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
     }
   }
   return outcome;
+}
+
+/** The configured Xtream accounts, each read with the settings' source limits. */
+function xtreamSources(settings: Settings): XtreamSource[] {
+  return (settings.xtream ?? []).map((x) =>
+    xtreamSource(typeof x === 'string' ? { url: x } : x, sourceOptions(settings)),
+  );
+}
+
+/**
+ * The live-TV sources: the playlists, then the accounts' live channels, best first (a channel's
+ * streams are offered in this order): by `priority` (higher first, playlists count 0), equal
+ * ones in the settings order.
+ */
+function livePlaylists(settings: Settings, accounts: readonly XtreamSource[]): PlaylistSource[] {
+  const ranked = [
+    ...(settings.livetv?.playlists ?? []).map((p) => ({ source: location(p) as PlaylistSource, priority: 0 })),
+    ...accounts.flatMap((a) =>
+      a.live ? [{ source: { location: a.account.location, reader: a.live }, priority: a.priority }] : [],
+    ),
+  ];
+  return ranked.sort((a, b) => b.priority - a.priority).map((r) => r.source);
 }
 
 /** The user settings the product declares on /configure, for the parts being served. */

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { MarqueeError } from '../errors.js';
+import { parseXtreamAccount } from '../sources/xtream/index.js';
 import type { OptionSpec, OptionValues } from './command.js';
 import { checkSettings, loadSettingsFile, type Settings } from './settings.js';
 
@@ -47,6 +48,14 @@ export const SOURCE_OPTIONS = {
     env: 'MARQUEE_LIBRARY',
     description: 'library file or folder (JSON, CSV)',
   },
+  xtream: {
+    type: 'string',
+    multiple: true,
+    value: 'URL',
+    env: 'MARQUEE_XTREAM',
+    description:
+      'Xtream Codes account: http://USER:PASS@host:port, or its get.php or player_api.php link (replaces the configured ones)',
+  },
 } as const satisfies Record<string, OptionSpec>;
 
 function number(value: unknown, flag: string, check: (n: number) => boolean, what: string): number | undefined {
@@ -91,6 +100,8 @@ export function resolveSettings(values: OptionValues, cwd: string): { settings: 
   }
   const library = list('library')?.map(path);
   if (library) merged.library = { ...merged.library, files: library };
+  const xtream = list('xtream');
+  if (xtream) merged.xtream = xtream;
   const refresh = number(
     values['refresh-hours'],
     'refresh-hours',
@@ -109,7 +120,11 @@ export function resolveSettings(values: OptionValues, cwd: string): { settings: 
   if (values.quiet === true) merged.log = { ...merged.log, requests: false };
   // The flags went through the same schema as the file, so a bad flag value reads like a bad setting.
   const settings = checkSettings(merged, file ?? join(cwd, '(flags and environment)'));
-  if ((settings.livetv?.guides?.length ?? 0) > 0 && (settings.livetv?.playlists?.length ?? 0) === 0) {
+  // An account's URL is checked now: a mistake is a settings error (exit 2), said without its secrets.
+  for (const x of settings.xtream ?? [])
+    parseXtreamAccount(typeof x === 'string' ? x : x.url, typeof x === 'string' ? {} : x);
+  const accountsLive = (settings.xtream ?? []).some((x) => typeof x === 'string' || x.live !== false);
+  if ((settings.livetv?.guides?.length ?? 0) > 0 && (settings.livetv?.playlists?.length ?? 0) === 0 && !accountsLive) {
     // A guide only adds programmes to a playlist's channels: alone it would import nothing (or, in
     // `serve`, silently serve the demo instead).
     throw new MarqueeError(

@@ -22,6 +22,25 @@ const Source = v.union([
 
 const Hours = v.pipe(v.number(), v.minValue(0));
 
+const Names = v.array(v.pipe(v.string(), v.minLength(1)));
+
+/** An Xtream Codes account: its URL (any of the three shapes providers hand out), or the URL with options. */
+const Xtream = v.union([
+  v.pipe(v.string(), v.minLength(1)),
+  v.strictObject({
+    url: v.pipe(v.string(), v.minLength(1)),
+    username: v.optional(v.pipe(v.string(), v.minLength(1))),
+    password: v.optional(v.pipe(v.string(), v.minLength(1))),
+    live: v.optional(v.boolean()),
+    movies: v.optional(v.boolean()),
+    series: v.optional(v.boolean()),
+    includeCategories: v.optional(Names),
+    excludeCategories: v.optional(Names),
+    /** Higher is offered first among a channel's streams; equal keeps the settings order. */
+    priority: v.optional(v.pipe(v.number(), v.integer(), v.minValue(-1000), v.maxValue(1000))),
+  }),
+]);
+
 export const SettingsSchema = v.strictObject({
   port: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65535))),
   host: v.optional(v.pipe(v.string(), v.minLength(1))),
@@ -76,6 +95,7 @@ export const SettingsSchema = v.strictObject({
       ),
     }),
   ),
+  xtream: v.optional(v.array(Xtream)),
   addonCatalogs: v.optional(
     v.array(
       v.strictObject({

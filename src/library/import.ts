@@ -18,6 +18,7 @@ import {
   type LibraryReadResult,
   libraryFolderFile,
   listLibraryFolder,
+  parseLibraryJson,
   parseLibraryText,
   readTextFile,
 } from '../sources/library/index.js';
@@ -61,6 +62,23 @@ export interface ImportLibraryOptions {
   readonly minYieldRatio?: number;
   /** Take shrunk files anyway: `true` for all, or their paths (`--accept-shrink`). */
   readonly acceptShrink?: boolean | readonly string[];
+  /** Library sources that are not files (an Xtream account's movies and series), read after `files`. */
+  readonly sources?: readonly LibraryTextSource[];
+}
+
+/**
+ * A library source that is not a file: its reader gives a library JSON text, which is judged,
+ * copied and read back like a file's.
+ */
+export interface LibraryTextSource {
+  /** Its kind (`xtream`). */
+  readonly kind: string;
+  /** What its key is made from (may hold credentials: never shown). */
+  readonly location: string;
+  /** Safe to show. */
+  readonly label: string;
+  /** The library JSON text, and what was odd in the answers it was made from. */
+  read(signal?: AbortSignal): Promise<{ readonly text: string; readonly warnings?: readonly SourceWarning[] }>;
 }
 
 /** How one library file went (see docs/reliability.md). */
@@ -146,6 +164,8 @@ function withoutTakenEpisodes(
 interface FilePlan {
   readonly key: string;
   readonly path: string;
+  /** A text source's kind (`xtream`); a file's is `library`. */
+  readonly kind?: string;
   readonly state: SourceState | undefined;
   outcome: SourceOutcome;
   reason?: string;
@@ -174,9 +194,10 @@ interface Judge {
  * @example const { report, warnings, sources } = await importLibrary(store, { files: ['library.json', 'extra.csv'] })
  */
 export async function importLibrary(store: Store, options: ImportLibraryOptions): Promise<ImportLibraryResult> {
-  if (options.files.length === 0) {
+  if (options.files.length === 0 && (options.sources?.length ?? 0) === 0) {
     throw new MarqueeError('INVALID_SETTINGS', 'library.files: name at least one library file or folder');
   }
+  const names = [...options.files, ...(options.sources ?? []).map((s) => s.label)];
   const maxItems = options.read?.maxItems ?? DEFAULT_MAX_ITEMS;
   const warnings = new Warnings(Math.max(0, options.maxWarnings ?? 1_000));
   const firstSeen = new Map<string, string>();
@@ -198,10 +219,15 @@ export async function importLibrary(store: Store, options: ImportLibraryOptions)
   const imp = await store.beginLibraryImport(options.import);
   let added = 0;
   try {
-    for (const source of options.files) {
+    const inputs = [...options.files, ...(options.sources ?? [])];
+    for (const input of inputs) {
+      const source = typeof input === 'string' ? input : input.label;
       options.signal?.throwIfAborted();
       options.onProgress?.({ phase: 'reading', source });
-      const result = await readSource(judge, source, { ...options.read, maxItems });
+      const result =
+        typeof input === 'string'
+          ? await readSource(judge, input, { ...options.read, maxItems })
+          : await readTextSource(judge, input, { ...options.read, maxItems });
       options.signal?.throwIfAborted();
       warnings.add(result.warnings);
       let fileItems = 0;
@@ -240,19 +266,19 @@ export async function importLibrary(store: Store, options: ImportLibraryOptions)
       const bad = sources.filter((s) => s.message !== undefined).map((s) => s.message);
       throw new MarqueeError(
         'IMPORT_FAILED',
-        `no usable item in ${options.files.join(', ')}` +
+        `no usable item in ${names.join(', ')}` +
           (bad.length > 0
             ? ` (${bad.join('; ')})`
             : first
               ? ` (${warnings.count} problem(s); the first item skipped: ${where(first)})`
               : ' (the files hold no item)') +
           `; ${stays}`,
-        { details: { files: options.files, warnings: warnings.kept.slice(0, RECORDED_WARNINGS) } },
+        { details: { files: names, warnings: warnings.kept.slice(0, RECORDED_WARNINGS) } },
       );
     }
     const report = imp.commit({
       warnings: warnings.count,
-      details: { files: options.files, sources, firstWarnings: warnings.kept.slice(0, RECORDED_WARNINGS) },
+      details: { files: names, sources, firstWarnings: warnings.kept.slice(0, RECORDED_WARNINGS) },
       sources: judge.plans.map((p) => attemptOf(p, true)),
     });
     options.onProgress?.({ phase: 'committed', items: added, warnings: warnings.count });
@@ -262,7 +288,7 @@ export async function importLibrary(store: Store, options: ImportLibraryOptions)
       ? error
       : new MarqueeError('IMPORT_FAILED', `library import failed: ${(error as Error).message}; ${stays}`, {
           cause: error,
-          details: { files: options.files, ...(isMarqueeError(error) ? error.details : {}) },
+          details: { files: names, ...(isMarqueeError(error) ? error.details : {}) },
         });
     imp.abort(failure.message, judge.legacy ? undefined : judge.plans.map((p) => attemptOf(p, false)));
     throw failure;
@@ -319,15 +345,47 @@ async function readSource(j: Judge, source: string, read: LibraryReadOptions): P
   return { items: found.value, warnings: found.warnings };
 }
 
+/** The items of a library text source, judged like a file. */
+async function readTextSource(
+  j: Judge,
+  source: LibraryTextSource,
+  read: LibraryReadOptions,
+): Promise<LibraryReadResult> {
+  const found = await judgeFile(
+    j,
+    source.label,
+    (text) => {
+      const r = parseLibraryJson(text, { ...read, source: source.label });
+      return { value: r.items, count: r.items.length, warnings: r.warnings };
+    },
+    { key: sourceKey(source.kind, source.location), kind: source.kind, read: () => source.read(j.signal ?? undefined) },
+  );
+  return { items: found.value, warnings: found.warnings };
+}
+
 type Parsed<T> = { value: T[]; count: number; warnings: SourceWarning[] };
 
-/** Reads, parses and judges one file; falls back to its last good copy when it is bad. */
-async function judgeFile<T>(j: Judge, path: string, parse: (text: string) => Parsed<T>): Promise<Parsed<T>> {
-  const p = newPlan(j, path);
+/**
+ * Reads, parses and judges one file (or a text source: `from`); falls back to its last good copy
+ * when it is bad.
+ */
+async function judgeFile<T>(
+  j: Judge,
+  path: string,
+  parse: (text: string) => Parsed<T>,
+  from?: {
+    readonly key: string;
+    readonly kind: string;
+    read(): Promise<{ readonly text: string; readonly warnings?: readonly SourceWarning[] }>;
+  },
+): Promise<Parsed<T>> {
+  const p = newPlan(j, path, from);
   let reason: string;
   try {
-    const text = await readTextFile(path, j.maxFileBytes);
+    const read = from ? await from.read() : { text: await readTextFile(path, j.maxFileBytes) };
+    const text = read.text;
     const parsed = parse(text);
+    if (read.warnings?.length) parsed.warnings.unshift(...read.warnings);
     const shrink = shrinkReason(p.state, 'items', 'items', parsed.count, j.policy, path, path);
     if (parsed.count > 0 && shrink === undefined) {
       p.counts = { items: parsed.count };
@@ -348,9 +406,15 @@ async function judgeFile<T>(j: Judge, path: string, parse: (text: string) => Par
   return { value, count: value.length, warnings: [] };
 }
 
-function newPlan(j: Judge, path: string): FilePlan {
-  const key = sourceKey('library', path);
-  const p: FilePlan = { key, path, state: j.states.get(key), outcome: 'imported' };
+function newPlan(j: Judge, path: string, source?: { readonly key: string; readonly kind: string }): FilePlan {
+  const key = source?.key ?? sourceKey('library', path);
+  const p: FilePlan = {
+    key,
+    path,
+    ...(source ? { kind: source.kind } : {}),
+    state: j.states.get(key),
+    outcome: 'imported',
+  };
   j.plans.push(p);
   return p;
 }
@@ -377,7 +441,7 @@ async function fromCopy<T>(j: Judge, p: FilePlan, parse: (text: string) => T[]):
 function attemptOf(p: FilePlan, withCopy: boolean): SourceAttempt {
   return {
     key: p.key,
-    kind: 'library',
+    kind: p.kind ?? 'library',
     label: p.path,
     outcome: p.outcome,
     ...(p.reason !== undefined ? { reason: p.reason } : {}),

@@ -18,6 +18,7 @@ export {
   type ImportLibraryResult,
   importLibrary,
   type LibraryImportProgress,
+  type LibraryTextSource,
 } from './import.js';
 export {
   type AddonCatalogConfig,

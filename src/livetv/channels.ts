@@ -63,6 +63,8 @@ export function buildChannels(
     shiftHours: number;
     position: number;
     streams: StreamInput[];
+    /** The source of each stream, by index. */
+    sources: string[];
   }
   const groups = new Map<string, Group>();
   let position = 0;
@@ -83,10 +85,20 @@ export function buildChannels(
       const { key, idSource, shift } = channel;
       let group = groups.get(key);
       if (group === undefined) {
-        group = { key, idSource, first: entry, source, shiftHours: shift, position: position++, streams: [] };
+        group = {
+          key,
+          idSource,
+          first: entry,
+          source,
+          shiftHours: shift,
+          position: position++,
+          streams: [],
+          sources: [],
+        };
         groups.set(key, group);
       }
       group.streams.push(streamOf(entry));
+      group.sources.push(source);
     }
   }
   const list = [...groups.values()];
@@ -111,7 +123,7 @@ export function buildChannels(
       sort: e.channelNumber ?? UNNUMBERED_BASE + g.position,
       ...(e.catchup !== undefined ? { catchup: e.catchup } : {}),
       source: g.source,
-      streams: g.streams,
+      streams: namedBySource(g.streams, g.sources),
     };
   });
 }
@@ -156,6 +168,34 @@ function channelOf(
       ? { kind: 'tvg-id', value: entry.tvgId.toLowerCase() + shiftTag }
       : { kind: 'name', value: normalizeName(entry.name) + shiftTag };
   return { key: `${idSource.kind}:${idSource.value}`, idSource, shift };
+}
+
+/**
+ * The streams of a channel that several sources carry, each with its source's short name (the
+ * client lists them under it, so another can be picked when one fails); as they are otherwise.
+ */
+function namedBySource(streams: StreamInput[], sources: readonly string[]): StreamInput[] {
+  if (sources.every((s) => s === sources[0])) return streams;
+  return streams.map((s, i) => ({ ...s, source: sourceName(sources[i]!) }));
+}
+
+/**
+ * A source's short name: a file's name, a URL's host, an account's host.
+ * @example sourceName('/srv/tv/main.m3u') // 'main.m3u'
+ * @example sourceName('https://***@iptv.example/get.php?username=***') // 'iptv.example'
+ * @example sourceName('al…@tv.example:8080') // 'tv.example:8080'
+ */
+export function sourceName(label: string): string {
+  if (/^[a-z][a-z0-9+.-]+:\/\//i.test(label)) {
+    try {
+      return new URL(label).host;
+    } catch {
+      return label;
+    }
+  }
+  const account = /^[^@/\\\s]*@(\S+)$/.exec(label);
+  if (account) return account[1]!;
+  return label.split(/[/\\]/).pop() || label;
 }
 
 function streamOf(entry: PlaylistEntry): StreamInput {

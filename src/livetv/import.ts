@@ -87,7 +87,8 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
     ...(signal ? { signal } : {}),
   };
   const previous = options.previous;
-  let reading = options.playlists.map((p) => redactLocation(p.location)).join(', ') || 'the playlists';
+  let reading =
+    options.playlists.map((p) => p.reader?.label ?? redactLocation(p.location)).join(', ') || 'the playlists';
   let imp: LiveTvImport | undefined;
   let opened: { location: string; stream: SourceStream } | undefined;
   const j = judging(store, yieldPolicy(options));
@@ -102,7 +103,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
     // 1. Playlists, each judged on its own; conditionally when a previous state is known.
     const planWarnings: ImportWarning[] = [];
     for (const source of options.playlists) {
-      reading = redactLocation(source.location);
+      reading = source.reader?.label ?? redactLocation(source.location);
       playlists.push(
         await planPlaylist(
           j,
@@ -155,7 +156,8 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
 
       // 2. Channels, built in a function of their own: nothing of the parsed playlists outlives it.
       const { channels, headerGuides } = await passChannels(j, playlists, options, warnings.add, stays);
-      if (pass === 1) guides = planGuides(j, configuredGuides(options) ?? headerGuides);
+      if (pass === 1)
+        guides = planGuides(j, [...(configuredGuides(options) ?? headerGuides), ...readerGuides(options)]);
 
       // The channels go into the store now. Matching, after the guides, needs only their names,
       // ids and shifts: kept as strings of their own, since strings cut from the playlist text
@@ -334,7 +336,9 @@ async function passGuide(r: GuideReader, g: GuidePlan, index: number, opened?: S
   try {
     const stream =
       opened ??
-      (await openSource(g.location, { ...options, copyTo: copy, ...(conditional ? { previous: validators } : {}) }));
+      (g.source.open
+        ? await g.source.open({ ...options, copyTo: copy }, r.ctx.warn)
+        : await openSource(g.location, { ...options, copyTo: copy, ...(conditional ? { previous: validators } : {}) }));
     if (stream.notModified) {
       copy.discard();
       g.outcome = 'unchanged';
@@ -464,6 +468,11 @@ async function recordFailure(store: Store, reason: string): Promise<void> {
   }
 }
 
+/** The guides the playlists' readers offer (an Xtream account's `xmltv.php`): the operator configured those sources. */
+function readerGuides(options: LiveTvImportOptions): readonly GuideSource[] {
+  return options.playlists.flatMap((p) => p.reader?.guides ?? []);
+}
+
 function configuredGuides(options: LiveTvImportOptions): readonly GuideSource[] | undefined {
   return options.guides && options.guides.length > 0 ? options.guides : undefined;
 }
@@ -476,11 +485,15 @@ function configuredGuides(options: LiveTvImportOptions): readonly GuideSource[] 
 function guideOptions(base: SourceOptions, options: LiveTvImportOptions): (location: string) => SourceOptions {
   if (configuredGuides(options)) return () => base;
   const allow = options.allowPrivateSources;
-  return (location) => ({
-    ...base,
-    allowFiles: false,
-    allowPrivateAddresses: allow === true || (Array.isArray(allow) && allow.includes(location)),
-  });
+  const readers = new Set(readerGuides(options).map((g) => g.location));
+  return (location) =>
+    readers.has(location)
+      ? base
+      : {
+          ...base,
+          allowFiles: false,
+          allowPrivateAddresses: allow === true || (Array.isArray(allow) && allow.includes(location)),
+        };
 }
 
 function unchanged(

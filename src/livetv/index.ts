@@ -12,6 +12,7 @@ export type {
   LiveTvImportResult,
   MatchCounts,
   PlaceholderOptions,
+  PlaylistReader,
   PlaylistSource,
   SourceReport,
   SourceState,

@@ -66,7 +66,8 @@ export function channelStreams(channel: ChannelRow, rows: readonly StreamRow[], 
   return rows.map((row, i) => {
     const label = row.name !== undefined && row.name !== '' ? row.name : channel.name;
     const stream: Stream = {
-      name: addonName,
+      // A channel several sources carry: each stream under its source, so another can be picked.
+      name: row.source ?? addonName,
       description: rows.length > 1 ? `${label} (${i + 1}/${rows.length})` : label,
       url: row.url,
     };

@@ -29,6 +29,7 @@ import type {
   ImportProgress,
   ImportWarning,
   LiveTvImportOptions,
+  PlaylistReader,
   PlaylistSource,
   SourceReport,
 } from './types.js';
@@ -91,16 +92,21 @@ export function judging(store: Store, policy: YieldPolicy): Judging {
   };
 }
 
-function plan<K extends 'playlist' | 'guide'>(j: Judging, kind: K, location: string) {
+function plan<K extends 'playlist' | 'guide'>(j: Judging, kind: K, location: string, label?: string) {
   const key = sourceKey(kind, location);
   return {
     kind,
     location,
-    label: redactLocation(location),
+    label: label ?? redactLocation(location),
     key,
     state: j.states.get(key),
     outcome: 'imported' as SourceOutcome,
   };
+}
+
+/** The kind a plan is reported and recorded as: a reader's own (`xtream`), else playlist or guide. */
+function kindOf(p: PlaylistPlan | GuidePlan): SourceReport['kind'] {
+  return p.kind === 'playlist' && p.source.reader ? 'xtream' : p.kind;
 }
 
 /** Does the source have a last good copy to fall back on? */
@@ -141,15 +147,17 @@ export async function planPlaylist(
   warn: (warning: ImportWarning) => void,
   onProgress?: (progress: ImportProgress) => void,
 ): Promise<PlaylistPlan> {
-  const p: PlaylistPlan = { ...plan(j, 'playlist', source.location), source };
+  const p: PlaylistPlan = { ...plan(j, 'playlist', source.location, source.reader?.label), source };
   const conditional = validators !== undefined && hasCopy(p);
   let read: Awaited<ReturnType<typeof readPlaylist>>;
   try {
-    read = await readPlaylist(
-      source,
-      { ...sourceOptions, copyTo: copy, ...(conditional ? { previous: validators } : {}) },
-      onProgress,
-    );
+    read = source.reader
+      ? await readByReader(source.reader, sourceOptions, copy, onProgress)
+      : await readPlaylist(
+          source,
+          { ...sourceOptions, copyTo: copy, ...(conditional ? { previous: validators } : {}) },
+          onProgress,
+        );
   } catch (error) {
     copy.discard();
     judgeBad(j, p, failureReason(error, p.label, sourceOptions.signal));
@@ -165,10 +173,15 @@ export async function planPlaylist(
     return p;
   }
   const text = read.text;
-  let reason = notAPlaylist(text);
+  let reason: string | undefined;
   let playlist: Playlist | undefined;
-  if (reason === undefined) {
-    playlist = parseM3u(text, p.label);
+  try {
+    reason = source.reader ? undefined : notAPlaylist(text);
+    if (reason === undefined) playlist = source.reader ? source.reader.parse(text) : parseM3u(text, p.label);
+  } catch (error) {
+    reason = failureReason(error, p.label, sourceOptions.signal);
+  }
+  if (playlist !== undefined) {
     const channels = countChannels({ playlist, source: p.label, shiftHours: source.shiftHours ?? 0 }, options);
     reason =
       channels === 0
@@ -204,7 +217,39 @@ export async function playlistOf(j: Judging, p: PlaylistPlan, maxBytes: number):
   if (p.outcome === 'none') return undefined;
   const chunks = p.file ? readFileChunks(p.file) : j.store.sourceCopy(p.key);
   const text = await readCopyText(chunks, p.label, maxBytes);
-  return parseM3u(text, p.label);
+  return p.source.reader ? p.source.reader.parse(text) : parseM3u(text, p.label);
+}
+
+/**
+ * Reads a playlist by its reader: its text is written to `copy` (the copy kept when it imports
+ * well), and reported like a playlist read.
+ */
+async function readByReader(
+  reader: PlaylistReader,
+  options: SourceOptions,
+  copy: CopyFile,
+  onProgress?: (progress: ImportProgress) => void,
+): Promise<Awaited<ReturnType<typeof readPlaylist>> & { text: string }> {
+  const started = performance.now();
+  const text = await reader.read(options);
+  const bytes = Buffer.byteLength(text);
+  await copy.write(Buffer.from(text, 'utf8'));
+  onProgress?.({ phase: 'playlist', source: reader.label, bytes, totalBytes: bytes, records: 0 });
+  return {
+    source: { location: reader.label, reader },
+    label: reader.label,
+    text,
+    report: {
+      kind: 'xtream',
+      location: reader.label,
+      status: 'fetched',
+      outcome: 'imported',
+      bytes,
+      durationMs: Math.round(performance.now() - started),
+      records: 0,
+      warnings: 0,
+    },
+  };
 }
 
 /** The guide plans of an import, with conditional reads where a last good copy can stand in. */
@@ -233,7 +278,7 @@ export function attemptOf(
 ): SourceAttempt {
   return {
     key: p.key,
-    kind: p.kind,
+    kind: kindOf(p),
     label: p.label,
     outcome: p.outcome,
     ...(p.reason !== undefined ? { reason: p.reason } : {}),
@@ -245,7 +290,7 @@ export function attemptOf(
 /** The report line of a plan, completed with its outcome. */
 export function reportOf(p: PlaylistPlan | GuidePlan, now: number): SourceReport {
   const base: SourceReport = p.report ?? {
-    kind: p.kind,
+    kind: kindOf(p),
     location: p.label,
     status: 'failed',
     outcome: p.outcome,

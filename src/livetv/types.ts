@@ -2,20 +2,40 @@
  * What a live-TV import takes and reports. The CLI builds the options from the operator's
  * settings; the report is what it prints (and what the store keeps as the import's details).
  */
-import type { SourceOptions, SourceValidators } from '../sources/input/index.js';
+import type { SourceOptions, SourceStream, SourceValidators } from '../sources/input/index.js';
+import type { Playlist } from '../sources/records.js';
 import type { SourceCounts, SourceOutcome } from '../store/index.js';
 
 export interface PlaylistSource {
-  /** File path, `file://` or http(s) URL. */
+  /** File path, `file://` or http(s) URL; for a `reader`, the address its key is made from (never shown). */
   readonly location: string;
   /** Hours added to the guide times of this playlist's channels, on top of their `tvg-shift`. */
   readonly shiftHours?: number;
+  /** A source of channels that is not an M3U file (an Xtream account): read and parsed by its own reader. */
+  readonly reader?: PlaylistReader;
+}
+
+/**
+ * Reads a source of channels that is not an M3U file into playlist records. Its text (what
+ * `read` returns) is the copy kept of it, and what `parse` reads back when it goes bad.
+ */
+export interface PlaylistReader {
+  /** Its kind in reports and source states (`xtream`). */
+  readonly kind: string;
+  /** Safe to show: no credentials. */
+  readonly label: string;
+  read(options: SourceOptions): Promise<string>;
+  parse(text: string): Playlist;
+  /** Guides the source offers, read after the configured ones (or the playlists' `url-tvg`). */
+  readonly guides?: readonly GuideSource[];
 }
 
 export interface GuideSource {
   readonly location: string;
   /** Hours added to every time of this guide (a guide written in the wrong zone). */
   readonly shiftHours?: number;
+  /** Opens the guide instead of `openSource(location)` (an Xtream account's guide, with its fallback). */
+  readonly open?: (options: SourceOptions, warn: (warning: ImportWarning) => void) => Promise<SourceStream>;
 }
 
 /** Placeholder programmes for channels without guide data; generated when served, never stored. */
@@ -115,7 +135,8 @@ export interface ImportWarning {
 }
 
 export interface SourceReport {
-  readonly kind: 'playlist' | 'guide';
+  /** `xtream`: an Xtream account's live channels, read like a playlist. */
+  readonly kind: 'playlist' | 'guide' | 'xtream';
   readonly location: string;
   /** `fetched` was read; `unchanged` answered "not modified"; `failed` could not be used. */
   readonly status: 'fetched' | 'unchanged' | 'failed';

@@ -18,7 +18,7 @@ export const importCommand: Command = {
   name: 'import',
   summary: 'import playlists, guides and libraries into the database (atomically)',
   usage:
-    'marquee import [--playlist PATH|URL] [--epg PATH|URL] [--library PATH] [--accept-shrink [SOURCE]] [--db FILE] [--config FILE]',
+    'marquee import [--playlist PATH|URL] [--epg PATH|URL] [--library PATH] [--xtream URL] [--accept-shrink [SOURCE]] [--db FILE] [--config FILE]',
   options: {
     ...SOURCE_OPTIONS,
     ...STORE_OPTIONS,
@@ -39,9 +39,14 @@ export const importCommand: Command = {
     'Exit codes: 0 every source imported, 1 a source was kept from last good or contributes nothing (one line each), or nothing usable was imported, 2 bad flags or configuration, 3 database unavailable.',
   async run(values, _positionals, io) {
     const { settings } = resolveSettings(values, io.cwd);
-    if (!settings.livetv?.playlists?.length && !settings.library?.files?.length && !settings.addonCatalogs?.length) {
+    if (
+      !settings.livetv?.playlists?.length &&
+      !settings.library?.files?.length &&
+      !settings.addonCatalogs?.length &&
+      !settings.xtream?.length
+    ) {
       io.stderr.write(
-        'marquee import: nothing to import: give --playlist, --epg or --library, or name sources in the configuration file\n',
+        'marquee import: nothing to import: give --playlist, --epg, --library or --xtream, or name sources in the configuration file\n',
       );
       return 2;
     }

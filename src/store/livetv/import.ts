@@ -120,7 +120,7 @@ export class Import implements LiveTvImport {
         'INSERT INTO channels (id, name, logo, grp, number, sort, guide_key, catchup, source, rid, name_norm, key_id, head, head_format) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)',
       ),
       stream: db.prepare(
-        'INSERT INTO streams (channel_rid, ord, url, name, user_agent, referrer, kodi_props) VALUES (?,?,?,?,?,?,?)',
+        'INSERT INTO streams (channel_rid, ord, url, name, user_agent, referrer, kodi_props, source) VALUES (?,?,?,?,?,?,?,?)',
       ),
       channelKey: db.prepare('UPDATE channels SET guide_key = ?, key_id = ? WHERE rid = ?'),
       guideKey: db.prepare(`INSERT INTO guide_channels (id, key, names) VALUES (?, ?, '[]')`),
@@ -181,6 +181,7 @@ export class Import implements LiveTvImport {
           s.userAgent ? clip(s.userAgent, LIMITS.url) : null,
           s.referrer ? clip(s.referrer, LIMITS.url) : null,
           recordJson(s.kodiProps),
+          s.source ? clip(s.source, LIMITS.name) : null,
         );
         this.#tally.streams++;
       });

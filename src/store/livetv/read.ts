@@ -145,7 +145,7 @@ export function liveTvReads(db: Connection) {
     /** The streams of a channel in playlist order; empty for an unknown id. */
     getStreams(channelId: string): StreamRow[] {
       const rows = stmt(
-        `SELECT s.url, s.name, s.user_agent, s.referrer, s.kodi_props FROM channels c
+        `SELECT s.url, s.name, s.user_agent, s.referrer, s.kodi_props, s.source FROM channels c
          JOIN streams s ON s.channel_rid = c.rid WHERE c.id = ? ORDER BY s.ord`,
       ).all(channelId) as unknown[][];
       return rows.map(streamFromRaw);

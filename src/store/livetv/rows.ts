@@ -206,7 +206,7 @@ export function channelFromRaw(r: readonly unknown[]): ChannelRow {
   };
 }
 
-/** A stream row from `SELECT url, name, user_agent, referrer, kodi_props`. */
+/** A stream row from `SELECT url, name, user_agent, referrer, kodi_props, source`. */
 export function streamFromRaw(r: unknown[]): StreamRow {
   return {
     url: r[0] as string,
@@ -214,6 +214,7 @@ export function streamFromRaw(r: unknown[]): StreamRow {
     userAgent: (r[2] as string | null) ?? undefined,
     referrer: (r[3] as string | null) ?? undefined,
     kodiProps: r[4] === null ? undefined : (JSON.parse(r[4] as string) as Record<string, string>),
+    ...(typeof r[5] === 'string' ? { source: r[5] } : {}),
   };
 }
 

@@ -14,6 +14,8 @@ export interface StreamInput {
   readonly userAgent?: string;
   readonly referrer?: string;
   readonly kodiProps?: Readonly<Record<string, string>>;
+  /** The short name of the source it came from, when the channel has streams from several. */
+  readonly source?: string;
 }
 
 /** A channel as the backend built it from one or more playlist entries. */
@@ -150,6 +152,8 @@ export interface StreamRow {
   readonly userAgent?: string;
   readonly referrer?: string;
   readonly kodiProps?: Readonly<Record<string, string>>;
+  /** The short name of its source, when the channel's streams come from several. */
+  readonly source?: string;
 }
 
 export interface GuideChannelRow {

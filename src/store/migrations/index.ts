@@ -21,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   liveTvMigrations[3]!,
   coreMigrations[1]!,
   coreMigrations[2]!,
+  liveTvMigrations[4]!,
 ];

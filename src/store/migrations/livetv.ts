@@ -159,6 +159,14 @@ export const liveTvMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    // The source a stream came from, by a short name (`tv.m3u`, `tv.example:8080`), set when a
+    // channel's streams come from several sources: the client lists each under it.
+    name: 'livetv-005-stream-source',
+    up(db) {
+      db.exec('ALTER TABLE streams ADD COLUMN source TEXT;');
+    },
+  },
 ];
 
 /** A programme's content from the columns of livetv-001 (frozen with that schema). */

@@ -1,0 +1,232 @@
+/**
+ * An account's live channels: its categories and live streams, kept as a compact snapshot (the
+ * source's copy: JSON, no credentials) and turned into playlist records, so the live-TV import
+ * treats an account like a playlist: grouping, ids, guide matching on `epg_channel_id`, backup
+ * streams and the per-source last-good rule all apply unchanged.
+ */
+import type { Playlist, PlaylistEntry, SourceWarning } from '../records.js';
+import { streamUrl, type XtreamAccount } from './account.js';
+import type { XtreamServer } from './auth.js';
+import type { XtreamClient } from './client.js';
+import type { JsonRoot } from './json-stream.js';
+import { httpUrl, id, list, num, obj, str } from './values.js';
+
+/** One live stream as kept in the snapshot (short keys: 50,000 of them make the copy). */
+export interface LiveStream {
+  /** stream_id */
+  readonly i: string;
+  /** name */
+  readonly n: string;
+  /** epg_channel_id */
+  readonly e?: string;
+  /** stream_icon */
+  readonly l?: string;
+  /** category_id */
+  readonly c?: string;
+  /** num */
+  readonly h?: number;
+  /** tv_archive_duration in days, when tv_archive is on */
+  readonly a?: number;
+}
+
+export interface LiveSnapshot {
+  readonly format: 'marquee-xtream-live/1';
+  readonly formats: readonly ('m3u8' | 'ts')[];
+  readonly timezone?: string;
+  /** category_id → category_name */
+  readonly categories: Readonly<Record<string, string>>;
+  readonly streams: readonly LiveStream[];
+  /** What was odd in the answers, said again when the snapshot is read. */
+  readonly warnings: readonly string[];
+}
+
+/** At most this many warnings of one kind are listed; the rest are counted in one line. */
+const LISTED = 20;
+
+/**
+ * Reads the categories and live streams of the account.
+ * @example const snapshot = await readLive(client, await checkAccount(client))
+ */
+export async function readLive(client: XtreamClient, server: XtreamServer): Promise<LiveSnapshot> {
+  const warnings: string[] = [];
+  let categories = await readCategories(client, 'get_live_categories', warnings);
+  const streams: LiveStream[] = [];
+  const seen = new Set<string>();
+  const odd = new Tally();
+  let root: JsonRoot | undefined;
+  let index = 0;
+  for await (const element of client.list('get_live_streams', (r) => (root = r))) {
+    const at = index++;
+    const s = obj(element);
+    const streamId = id(s?.stream_id);
+    const name = str(s?.name, 300);
+    if (s === undefined || streamId === undefined || name === undefined) {
+      odd.add(
+        'incomplete',
+        `get_live_streams[${at}] has no ${s === undefined ? 'object' : streamId === undefined ? 'stream_id' : 'name'}; skipped`,
+      );
+      continue;
+    }
+    if (seen.has(streamId)) {
+      odd.add('duplicate', `get_live_streams[${at}]: stream_id ${streamId} is listed twice; the second is skipped`);
+      continue;
+    }
+    seen.add(streamId);
+    const epg = str(s.epg_channel_id, 200);
+    const logo = httpUrl(s.stream_icon);
+    const category = id(s.category_id);
+    const number = num(s.num);
+    const archive = num(s.tv_archive) === 1 ? num(s.tv_archive_duration) : undefined;
+    streams.push({
+      i: streamId,
+      n: name,
+      ...(epg !== undefined ? { e: epg } : {}),
+      ...(logo !== undefined ? { l: logo } : {}),
+      ...(category !== undefined ? { c: category } : {}),
+      ...(number !== undefined && number > 0 && number < 1e9 ? { h: number } : {}),
+      ...(archive !== undefined && archive > 0 ? { a: Math.min(Math.round(archive), 365) } : {}),
+    });
+  }
+  if (root === 'null') warnings.push('get_live_streams answered null instead of a list');
+  // Categories can change between two calls: one unknown id, and they are asked once more.
+  if (streams.some((s) => s.c !== undefined && categories[s.c] === undefined)) {
+    const again = await readCategories(client, 'get_live_categories', []).catch(() => ({}));
+    categories = { ...categories, ...again };
+    const unknown = new Set(streams.filter((s) => s.c !== undefined && categories[s.c] === undefined).map((s) => s.c!));
+    if (unknown.size > 0) {
+      warnings.push(
+        `${streams.filter((s) => s.c !== undefined && unknown.has(s.c)).length} live streams name categories the panel does not list (${[...unknown].slice(0, 5).join(', ')}); they have no group`,
+      );
+    }
+  }
+  warnings.push(...odd.lines());
+  return {
+    format: 'marquee-xtream-live/1',
+    formats: server.liveFormats,
+    ...(server.timezone !== undefined ? { timezone: server.timezone } : {}),
+    categories,
+    streams,
+    warnings,
+  };
+}
+
+/** Category id → name of one `get_*_categories` answer; a broken answer is a warning, not a failure. */
+export async function readCategories(
+  client: XtreamClient,
+  action: string,
+  warnings: string[],
+): Promise<Record<string, string>> {
+  let answer: unknown;
+  try {
+    answer = await client.call(action);
+  } catch (error) {
+    warnings.push(`${action} failed (${(error as Error).message.replace(/^.*?: /, '')}); items have no category`);
+    return {};
+  }
+  if (answer === null || (typeof answer !== 'object' && answer !== undefined)) {
+    warnings.push(`${action} answered ${answer === null ? 'null' : typeof answer} instead of a list`);
+    return {};
+  }
+  const categories: Record<string, string> = {};
+  for (const element of list(answer)) {
+    const c = obj(element);
+    const key = id(c?.category_id);
+    const name = str(c?.category_name, 200);
+    if (key !== undefined && name !== undefined && categories[key] === undefined) categories[key] = name;
+  }
+  return categories;
+}
+
+/** Which categories of an account to keep (settings `includeCategories`, `excludeCategories`). */
+export interface CategoryFilter {
+  readonly includeCategories?: readonly string[];
+  readonly excludeCategories?: readonly string[];
+}
+
+/** Does the filter keep an item of category `name` (undefined: none known)? */
+export function keepsCategory(filter: CategoryFilter, name: string | undefined): boolean {
+  if (filter.includeCategories?.length && !filter.includeCategories.includes(name ?? '')) return false;
+  return !filter.excludeCategories?.includes(name ?? '');
+}
+
+/**
+ * The playlist of a live snapshot's text: one entry per stream and allowed output format (HLS
+ * first), `epg_channel_id` as tvg-id, the category as group, catch-up as the catch-up reader
+ * expects it (`{ type: 'xc', days, streamId, base, timezone }`).
+ * @example const { playlist } = livePlaylist(text, account, {}, 'xtream me…@tv.example')
+ */
+export function livePlaylist(
+  text: string,
+  account: XtreamAccount,
+  filter: CategoryFilter,
+  label: string,
+): { playlist: Playlist; snapshot: LiveSnapshot } {
+  const snapshot = parseSnapshot(text, label);
+  const warnings: SourceWarning[] = snapshot.warnings.map((message) => ({ source: label, message }));
+  const entries: PlaylistEntry[] = [];
+  let line = 0;
+  for (const s of snapshot.streams) {
+    line++;
+    const group = s.c !== undefined ? snapshot.categories[s.c] : undefined;
+    if (!keepsCategory(filter, group)) continue;
+    const catchup =
+      s.a !== undefined
+        ? {
+            type: 'xc',
+            days: String(s.a),
+            streamId: s.i,
+            base: account.base,
+            ...(snapshot.timezone !== undefined ? { timezone: snapshot.timezone } : {}),
+          }
+        : undefined;
+    for (const format of snapshot.formats) {
+      entries.push({
+        line,
+        name: s.n,
+        url: streamUrl(account, 'live', s.i, format),
+        ...(s.e !== undefined ? { tvgId: s.e } : {}),
+        ...(s.l !== undefined ? { tvgLogo: s.l } : {}),
+        ...(group !== undefined ? { group } : {}),
+        ...(s.h !== undefined ? { channelNumber: s.h } : {}),
+        ...(catchup !== undefined ? { catchup } : {}),
+        attributes: {},
+      });
+    }
+  }
+  return { playlist: { header: { guideUrls: [], attributes: {} }, entries, warnings }, snapshot };
+}
+
+/** A snapshot from its text (fresh, or a last good copy), checked for its format. */
+export function parseSnapshot(text: string, label: string): LiveSnapshot {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new Error(`${label}: the copy of its live streams is not JSON`);
+  }
+  const snapshot = obj(data);
+  if (snapshot?.format !== 'marquee-xtream-live/1' || !Array.isArray(snapshot.streams)) {
+    throw new Error(`${label}: the copy of its live streams is not a Marquee Xtream snapshot`);
+  }
+  return snapshot as unknown as LiveSnapshot;
+}
+
+/** Problems of one kind: the first few listed, the rest counted. */
+export class Tally {
+  readonly #lines = new Map<string, { listed: string[]; more: number }>();
+  add(kind: string, line: string): void {
+    let t = this.#lines.get(kind);
+    if (t === undefined) {
+      t = { listed: [], more: 0 };
+      this.#lines.set(kind, t);
+    }
+    if (t.listed.length < LISTED) t.listed.push(line);
+    else t.more++;
+  }
+  lines(): string[] {
+    return [...this.#lines.values()].flatMap((t) => [
+      ...t.listed,
+      ...(t.more > 0 ? [`${t.more} more like the above`] : []),
+    ]);
+  }
+}
