@@ -18,6 +18,7 @@ export type { LiveTvImport } from './livetv/import.js';
 export { parseUtcDay } from './livetv/read.js';
 export { normalizeName, TITLED_TAIL } from './livetv/rows.js';
 export type {
+  CatchupStream,
   ChannelHead,
   ChannelInput,
   ChannelQuery,

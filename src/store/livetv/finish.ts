@@ -31,6 +31,8 @@ export interface FinishResult {
   readonly counts: LiveTvCounts;
   readonly overlapped: number;
   readonly unusedGuide: number;
+  /** Programmes read for a catch-up archive that no catch-up channel of their key needs. */
+  readonly past: number;
 }
 
 /** Runs the commit steps on `db` (inside the import transaction) and returns the served counts. */
@@ -39,6 +41,7 @@ export function finishLiveTv(
   tally: ImportTally,
   days: GuideDayWriter,
   merging: MergeTable,
+  keepFrom: (keyId: number) => number = () => Number.NEGATIVE_INFINITY,
 ): FinishResult {
   // Guide channels no channel shows: their programmes go.
   const unused = [...tally.keysWithProgrammes].filter((keyId) => !tally.keyChannels.has(keyId));
@@ -54,13 +57,25 @@ export function finishLiveTv(
   let programmes = 0;
   for (const count of tally.keyProgrammes.values()) programmes += count;
   let overlapped = 0;
+  let past = 0;
   merging.finish();
   for (const keyId of merging.keys.keys()) {
     if (!tally.keysWithProgrammes.has(keyId)) continue;
     const resolved = merging.resolve(keyId);
     overlapped += resolved.overlapped;
-    programmes += resolved.kept.length;
-    for (const p of resolved.kept) days.add(keyId, p.start, p.stop, p.video);
+    // Programmes older than the retention were read for catch-up: kept as far back as this key's channels play.
+    const from = keepFrom(keyId);
+    let kept = 0;
+    for (const p of resolved.kept) {
+      if (p.stop <= from) {
+        past++;
+        continue;
+      }
+      kept++;
+      days.add(keyId, p.start, p.stop, p.video);
+    }
+    programmes += kept;
+    if (kept === 0 && !tally.keyProgrammes.has(keyId)) tally.keysWithProgrammes.delete(keyId);
   }
   merging.close();
   days.finish();
@@ -89,5 +104,6 @@ export function finishLiveTv(
     },
     overlapped,
     unusedGuide,
+    past,
   };
 }

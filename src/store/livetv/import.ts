@@ -18,6 +18,7 @@ import { DAY, GuideDayWriter } from './guide-days.js';
 import { MergeTable } from './merge.js';
 import { channelFromRaw, clip, LIMITS, normalizeName, programmeTail, recordJson } from './rows.js';
 import type {
+  CatchupStream,
   ChannelHead,
   ChannelInput,
   CommitInput,
@@ -75,13 +76,19 @@ export class Import implements LiveTvImport {
   readonly #host: ImportHost;
   readonly #db: Connection;
   readonly #startedAt = Date.now();
+  /** Programmes that ended before this are dropped, but for catch-up channels (#archiveOldest). */
   readonly #oldest: number;
+  /** Programmes that ended before this are dropped whatever shows them (the longest archive of the channels added). */
+  #archiveOldest: number;
+  /** Guide key id → the oldest end its catch-up channels keep (the longest of their windows). */
+  readonly #keyArchive = new Map<number, number>();
+  readonly #now: number;
   readonly #horizon: number;
   readonly #maxProgrammeMs: number;
   readonly #languages: readonly string[];
   readonly #keyIds = new Map<string, number>();
-  /** Channel id → rid, and whether a guide key was set. */
-  readonly #channels = new Map<string, { readonly rid: number; keyed: boolean }>();
+  /** Channel id → rid, whether a guide key was set, and its catch-up window (ms, 0 for none). */
+  readonly #channels = new Map<string, { readonly rid: number; keyed: boolean; readonly archiveMs: number }>();
   readonly #tally: ImportTally = {
     channels: 0,
     streams: 0,
@@ -107,7 +114,9 @@ export class Import implements LiveTvImport {
     this.#db = db;
     this.id = id;
     const now = options.now ?? Date.now();
+    this.#now = now;
     this.#oldest = now - (options.retentionMs ?? 2 * DAY);
+    this.#archiveOldest = this.#oldest;
     this.#horizon = now + (options.horizonMs ?? 14 * DAY);
     this.#maxProgrammeMs = options.maxProgrammeMs ?? 3 * DAY;
     this.#languages = (options.languages ?? []).map((l) => l.toLowerCase());
@@ -117,7 +126,7 @@ export class Import implements LiveTvImport {
     this.#sql = {
       channel: db.prepare(
         // The columns of CHANNEL_SELECT first, in its order (see addChannel).
-        'INSERT INTO channels (id, name, logo, grp, number, sort, guide_key, catchup, source, rid, name_norm, key_id, head, head_format) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)',
+        'INSERT INTO channels (id, name, logo, grp, number, sort, guide_key, catchup, source, rid, name_norm, key_id, head, head_format, catchup_streams) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)',
       ),
       stream: db.prepare(
         'INSERT INTO streams (channel_rid, ord, url, name, user_agent, referrer, kodi_props, source) VALUES (?,?,?,?,?,?,?,?)',
@@ -147,8 +156,11 @@ export class Import implements LiveTvImport {
       }
       const rid = ++this.#tally.channels;
       const keyed = channel.guideKey !== undefined && channel.guideKey !== '';
-      this.#channels.set(id, { rid, keyed });
+      const catchup = catchupJson(channel.catchupStreams);
+      this.#channels.set(id, { rid, keyed, archiveMs: catchup.archiveMs });
+      if (catchup.archiveMs > 0) this.#archiveOldest = Math.min(this.#archiveOldest, this.#now - catchup.archiveMs);
       const keyId = keyed ? this.#keyChannel(channel.guideKey!) : null;
+      if (keyId !== null) this.#keepArchive(keyId, catchup.archiveMs);
       const shownName = cleanName(clip(name, LIMITS.name));
       // In CHANNEL_SELECT's order: what reads will give back, and what the head is rendered from.
       const stored = [
@@ -170,6 +182,7 @@ export class Import implements LiveTvImport {
         keyId,
         head === undefined ? null : head.render(channelFromRaw(stored)),
         head === undefined ? null : head.format,
+        catchup.json,
       );
       channel.streams.forEach((s, ord) => {
         if (typeof s.url !== 'string' || s.url === '') throw new Error(`channel "${id}" stream ${ord} has no url`);
@@ -198,7 +211,9 @@ export class Import implements LiveTvImport {
       if (channel.keyed) throw new Error(`setGuideKey: channel "${channelId}" already has a guide key`);
       if (typeof guideKey !== 'string' || guideKey === '') throw new Error('setGuideKey: the guide key is empty');
       channel.keyed = true;
-      this.#sql.channelKey.run(clip(guideKey, LIMITS.key), this.#keyChannel(guideKey), channel.rid);
+      const keyId = this.#keyChannel(guideKey);
+      this.#keepArchive(keyId, channel.archiveMs);
+      this.#sql.channelKey.run(clip(guideKey, LIMITS.key), keyId, channel.rid);
     });
   }
 
@@ -234,7 +249,7 @@ export class Import implements LiveTvImport {
         const stop = Math.trunc(p.stop);
         if (!Number.isFinite(start) || !Number.isFinite(stop) || stop <= start || !p.channelId) {
           dropped.invalid++;
-        } else if (stop <= this.#oldest) {
+        } else if (stop <= this.#archiveOldest) {
           dropped.past++;
         } else if (start >= this.#horizon) {
           dropped.beyondHorizon++;
@@ -257,7 +272,10 @@ export class Import implements LiveTvImport {
           if (first === undefined) keyPriority.set(keyId, priority);
           else if (first !== priority) mixedPriorities.add(keyId);
 
-          if (this.#mergeAll || merging.has(keyId) || unordered.has(keyId) || mixedPriorities.has(keyId)) {
+          // Older than the retention, kept for a catch-up channel's archive: which channels show
+          // this key is known at commit, where the merge path drops it for the others.
+          const archived = stop <= this.#oldest;
+          if (this.#mergeAll || archived || merging.has(keyId) || unordered.has(keyId) || mixedPriorities.has(keyId)) {
             if (!merging.has(keyId) && tally.keyProgrammes.has(keyId)) {
               // This key needs the merge rules from now on: what it already has moves to the merge table.
               for (const earlier of days.take(keyId))
@@ -298,13 +316,15 @@ export class Import implements LiveTvImport {
           { details: { file: this.#host.file } },
         );
       }
-      const result = finishLiveTv(this.#db, this.#tally, this.#days, this.#merging);
+      const keepFrom = (keyId: number) => Math.min(this.#oldest, this.#keyArchive.get(keyId) ?? this.#oldest);
+      const result = finishLiveTv(this.#db, this.#tally, this.#days, this.#merging, keepFrom);
       const { programmes } = result.counts;
       const dropped: LiveTvDropped = {
         ...this.#dropped,
+        past: this.#dropped.past + result.past,
         unusedGuide: this.#dropped.unusedGuide + result.unusedGuide,
         overlapped: result.overlapped,
-        duplicate: this.#written - programmes - result.overlapped - result.unusedGuide,
+        duplicate: this.#written - programmes - result.overlapped - result.unusedGuide - result.past,
       };
       const details = boundedDetails(input.details);
       const report: LiveTvImportReport = {
@@ -357,6 +377,13 @@ export class Import implements LiveTvImport {
     }
   }
 
+  /** A catch-up channel of `archiveMs` shows `keyId`: its programmes are kept that long. */
+  #keepArchive(keyId: number, archiveMs: number): void {
+    if (archiveMs <= 0) return;
+    const oldest = this.#now - archiveMs;
+    this.#keyArchive.set(keyId, Math.min(oldest, this.#keyArchive.get(keyId) ?? oldest));
+  }
+
   /** The key id of `key`, counting one more channel that shows it. */
   #keyChannel(key: string): number {
     const keyId = this.#keyId(key);
@@ -390,6 +417,29 @@ export class Import implements LiveTvImport {
     closeImportConnection(this.#db);
     this.#host.ended(this);
   }
+}
+
+/** A channel's catch-up streams as stored (bounded), and the longest window among them. */
+function catchupJson(streams: readonly CatchupStream[] | undefined): { json: string | null; archiveMs: number } {
+  if (streams === undefined || streams.length === 0) return { json: null, archiveMs: 0 };
+  let archiveMs = 0;
+  const kept = streams.slice(0, LIMITS.items).map((s) => {
+    if (typeof s.url !== 'string' || s.url === '') throw new Error('a catch-up stream has no url');
+    if (!Number.isFinite(s.archiveMs) || s.archiveMs < 0 || s.archiveMs > 366 * DAY) {
+      throw new Error('a catch-up stream needs archiveMs from 0 to 366 days');
+    }
+    archiveMs = Math.max(archiveMs, s.archiveMs);
+    const attributes = JSON.parse(recordJson(s.attributes) ?? '{}') as Record<string, string>;
+    return {
+      url: clip(s.url, LIMITS.url),
+      attributes,
+      archiveMs: s.archiveMs,
+      ...(s.userAgent ? { userAgent: clip(s.userAgent, LIMITS.url) } : {}),
+      ...(s.referrer ? { referrer: clip(s.referrer, LIMITS.url) } : {}),
+      ...(s.source ? { source: clip(s.source, LIMITS.name) } : {}),
+    };
+  });
+  return { json: JSON.stringify(kept), archiveMs };
 }
 
 function checkPriority(priority: number): void {

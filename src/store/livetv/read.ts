@@ -192,7 +192,7 @@ export function liveTvReads(db: Connection) {
         const entries = byKey.get(c[9] as number);
         const row: { channel: ChannelRow; entries?: string; head?: string } = { channel: channelFromRaw(c) };
         if (entries !== undefined) row.entries = entries;
-        if (c[10] !== null) row.head = c[10] as string;
+        if (c[11] !== null) row.head = c[11] as string;
         return row;
       });
     },

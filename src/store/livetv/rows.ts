@@ -8,7 +8,7 @@ import { isAbsoluteUrl } from '../../protocol/index.js';
 import { cleanName, cleanText } from '../../sources/clean.js';
 import type { LangText, Programme } from '../../sources/records.js';
 import type { StoredProgramme } from './guide-days.js';
-import type { ChannelRow, ProgrammeRow, StreamRow } from './types.js';
+import type { CatchupStream, ChannelRow, ProgrammeRow, StreamRow } from './types.js';
 
 export const LIMITS = {
   key: 500,
@@ -187,9 +187,9 @@ export function programmeRow(p: StoredProgramme): ProgrammeRow {
   return { start: p.start, stop: p.stop, video: parseTail(p.video) };
 }
 
-/** The SELECT list that `channelFromRaw` reads; the last column is the guide key id. */
+/** The SELECT list that `channelFromRaw` reads (11 columns); column 9 is the guide key id. */
 export const CHANNEL_SELECT =
-  'c.id, c.name, c.logo, c.grp, c.number, c.sort, c.guide_key, c.catchup, c.source, c.key_id';
+  'c.id, c.name, c.logo, c.grp, c.number, c.sort, c.guide_key, c.catchup, c.source, c.key_id, c.catchup_streams';
 
 /** A channel row from a raw result of CHANNEL_SELECT. */
 export function channelFromRaw(r: readonly unknown[]): ChannelRow {
@@ -203,6 +203,7 @@ export function channelFromRaw(r: readonly unknown[]): ChannelRow {
     guideKey: (r[6] as string | null) ?? undefined,
     catchup: r[7] === null ? undefined : (JSON.parse(r[7] as string) as Record<string, string>),
     source: (r[8] as string | null) ?? undefined,
+    ...(typeof r[10] === 'string' ? { catchupStreams: JSON.parse(r[10]) as CatchupStream[] } : {}),
   };
 }
 

@@ -37,12 +37,38 @@ export interface ChannelInput {
   readonly source?: string;
   /** In the order they should be offered; may be empty. */
   readonly streams: readonly StreamInput[];
+  /**
+   * The streams whose source can play past programmes, best first. Their programmes are kept for
+   * the longest `archiveMs` among them, beyond `retentionMs`.
+   */
+  readonly catchupStreams?: readonly CatchupStream[];
+}
+
+/**
+ * A stream that can play programmes from their start (catch-up): the live stream it derives from
+ * and its source's catch-up attributes, which the backend reads (the store only keeps them).
+ */
+export interface CatchupStream {
+  /** The live stream URL. */
+  readonly url: string;
+  /** The catch-up attributes as the source gave them (`catchup`, `catchup-source`, `catchup-days`, …). */
+  readonly attributes: Readonly<Record<string, string>>;
+  /** How far back the source keeps programmes, in ms. */
+  readonly archiveMs: number;
+  readonly userAgent?: string;
+  readonly referrer?: string;
+  /** The short name of its source, when the channel's streams come from several. */
+  readonly source?: string;
 }
 
 export interface LiveTvImportOptions {
   /** The import's clock (epoch ms) for the retention and horizon windows; default Date.now(). */
   readonly now?: number;
-  /** Programmes that ended more than this long before `now` are dropped. Default 2 days. */
+  /**
+   * Programmes that ended more than this long before `now` are dropped. Default 2 days. Guide
+   * channels shown by a channel with catch-up (`catchupStreams`, added before the programmes)
+   * keep theirs for its archive window when longer.
+   */
   readonly retentionMs?: number;
   /** Programmes that start this long after `now` or later are dropped. Default 14 days. */
   readonly horizonMs?: number;
@@ -144,6 +170,8 @@ export interface ChannelRow {
   readonly guideKey?: string;
   readonly catchup?: Readonly<Record<string, string>>;
   readonly source?: string;
+  /** Streams that can play its past programmes (ChannelInput.catchupStreams). */
+  readonly catchupStreams?: readonly CatchupStream[];
 }
 
 export interface StreamRow {

@@ -22,4 +22,5 @@ export const MIGRATIONS: readonly Migration[] = [
   coreMigrations[1]!,
   coreMigrations[2]!,
   liveTvMigrations[4]!,
+  liveTvMigrations[5]!,
 ];

@@ -167,6 +167,15 @@ export const liveTvMigrations: readonly Migration[] = [
       db.exec('ALTER TABLE streams ADD COLUMN source TEXT;');
     },
   },
+  {
+    // Catch-up: the streams of a channel that can play its past programmes, as JSON
+    // (CatchupStream[]), read with the channel so guide pages need no query per channel. Stores
+    // from before get them at their next import.
+    name: 'livetv-006-catchup-streams',
+    up(db) {
+      db.exec('ALTER TABLE channels ADD COLUMN catchup_streams TEXT;');
+    },
+  },
 ];
 
 /** A programme's content from the columns of livetv-001 (frozen with that schema). */
