@@ -6,8 +6,9 @@
 
 import { hasControl } from '../sources/clean.js';
 import type { Playlist, PlaylistEntry } from '../sources/records.js';
-import type { StreamInput } from '../store/index.js';
+import type { CatchupStream, StreamInput } from '../store/index.js';
 import { normalizeName } from '../store/index.js';
+import { catchupPlan } from './catchup.js';
 import { assignChannelIds, type IdSource } from './ids.js';
 import type { MatchSubject } from './match.js';
 import type { ImportWarning } from './types.js';
@@ -23,6 +24,8 @@ export interface ChannelDraft extends MatchSubject {
   readonly catchup?: Readonly<Record<string, string>>;
   readonly source: string;
   readonly streams: StreamInput[];
+  /** Streams whose source plays past programmes (catchup attributes that make a plan), best first. */
+  readonly catchupStreams?: CatchupStream[];
 }
 
 export interface PlaylistInput {
@@ -65,6 +68,7 @@ export function buildChannels(
     streams: StreamInput[];
     /** The source of each stream, by index. */
     sources: string[];
+    catchup: { stream: Omit<CatchupStream, 'source'>; source: string; template: string }[];
   }
   const groups = new Map<string, Group>();
   let position = 0;
@@ -94,11 +98,30 @@ export function buildChannels(
           position: position++,
           streams: [],
           sources: [],
+          catchup: [],
         };
         groups.set(key, group);
       }
       group.streams.push(streamOf(entry));
       group.sources.push(source);
+      if (entry.catchup !== undefined) {
+        const { plan, problems } = catchupPlan(entry.url, entry.catchup);
+        for (const message of problems) warn({ source, line: entry.line, message });
+        // One per archive URL: an account's HLS and MPEG-TS streams share their timeshift.
+        if (plan !== undefined && !group.catchup.some((c) => c.template === plan.template)) {
+          group.catchup.push({
+            template: plan.template,
+            source,
+            stream: {
+              url: entry.url,
+              attributes: entry.catchup,
+              archiveMs: plan.archiveMs,
+              ...(entry.userAgent !== undefined ? { userAgent: entry.userAgent } : {}),
+              ...(entry.referrer !== undefined ? { referrer: entry.referrer } : {}),
+            },
+          });
+        }
+      }
     }
   }
   const list = [...groups.values()];
@@ -124,6 +147,7 @@ export function buildChannels(
       ...(e.catchup !== undefined ? { catchup: e.catchup } : {}),
       source: g.source,
       streams: namedBySource(g.streams, g.sources),
+      ...(g.catchup.length > 0 ? { catchupStreams: catchupBySource(g.catchup, g.sources) } : {}),
     };
   });
 }
@@ -177,6 +201,15 @@ function channelOf(
 function namedBySource(streams: StreamInput[], sources: readonly string[]): StreamInput[] {
   if (sources.every((s) => s === sources[0])) return streams;
   return streams.map((s, i) => ({ ...s, source: sourceName(sources[i]!) }));
+}
+
+/** Catch-up streams, named after their source when the channel's streams come from several. */
+function catchupBySource(
+  list: readonly { stream: Omit<CatchupStream, 'source'>; source: string }[],
+  sources: readonly string[],
+): CatchupStream[] {
+  if (sources.every((s) => s === sources[0])) return list.map((c) => c.stream);
+  return list.map((c) => ({ ...c.stream, source: sourceName(c.source) }));
 }
 
 /**

@@ -3,11 +3,17 @@ import { parseRawJsonList } from '../addon/index.js';
 import { type Video, validateResponse } from '../protocol/index.js';
 import type { ChannelRow, Store } from '../store/index.js';
 import { at, channel, programme, useTempStore } from '../store/testing.js';
+import { type CatchupStreams, createCatchupStreams } from './catchup-streams.js';
 import { CHANNEL_HEAD, createGuidePageWriter } from './guide-json.js';
 import { channelHeadJson, channelMeta } from './metas.js';
 import { placeholderVideos, programmeVideo, resolvePlaceholders } from './videos.js';
 
 const NOW = at('2030-01-10T12:00:00Z');
+const XC = {
+  url: 'http://xc.example/live/u/p/4.ts',
+  attributes: { catchup: 'xc', 'catchup-days': '7' },
+  archiveMs: 7 * 86_400_000,
+};
 const DAY = '2030-01-10';
 const FROM = at('2030-01-10T00:00:00Z');
 const TO = at('2030-01-10T23:59:59.999Z');
@@ -21,7 +27,15 @@ beforeEach(async () => {
   imp.addChannel(channel(1, { name: 'Ünï "One" <b>', logo: 'https://img.example/1.png', group: 'News', number: 7 }));
   imp.addChannel(channel(2, { guideKey: 'g1', name: 'One again' })); // shares channel 1's guide
   imp.addChannel(channel(3)); // no programmes that day
-  imp.addChannel(channel(4));
+  // Catch-up: its past programmes carry streams when the writer is given a catch-up renderer.
+  imp.addChannel(
+    channel(4, {
+      catchupStreams: [
+        XC,
+        { ...XC, url: 'http://fs.example/c4/mono.m3u8', attributes: { catchup: 'fs' }, source: 'fs.example' },
+      ],
+    }),
+  );
   imp.addProgrammes([
     programme('g1', '2030-01-09T23:30:00Z', '2030-01-10T00:30:00Z', 'Crosses midnight'),
     programme('g1', '2030-01-10T00:30:00Z', '2030-01-10T01:15:30Z', 'Full', {
@@ -49,19 +63,20 @@ beforeEach(async () => {
   imp.commit();
 });
 
-function objectPage(placeholders: ReturnType<typeof resolvePlaceholders>) {
-  return store
-    .guideDay({ day: DAY })
-    .map(({ channel: c, programmes }) =>
-      channelMeta(
-        c,
-        programmes.length > 0
-          ? programmes.map((p) => programmeVideo(c, p))
-          : placeholders.enabled
-            ? placeholderVideos(c, FROM, TO, placeholders)
-            : [],
-      ),
-    );
+function objectPage(placeholders: ReturnType<typeof resolvePlaceholders>, catchup?: CatchupStreams, now = NOW) {
+  return store.guideDay({ day: DAY }).map(({ channel: c, programmes }) =>
+    channelMeta(
+      c,
+      programmes.length > 0
+        ? programmes.map((p) => {
+            const streams = catchup?.of(c, p.start, p.stop, now) ?? [];
+            return streams.length > 0 ? { ...programmeVideo(c, p), streams } : programmeVideo(c, p);
+          })
+        : placeholders.enabled
+          ? placeholderVideos(c, FROM, TO, placeholders)
+          : [],
+    ),
+  );
 }
 
 describe('guide page from raw entries', () => {
@@ -139,6 +154,43 @@ describe('guide page from raw entries', () => {
     );
     const imp = await store.beginLiveTvImport({ now: NOW, lockTimeoutMs: 100 });
     imp.abort('only checking the lock is free');
+  });
+
+  it('adds the catch-up streams of programmes that started, as the object page does, ordered or not', () => {
+    const catchup = createCatchupStreams('Marquee');
+    for (const now of [NOW, at('2030-01-10T09:30:00Z'), at('2030-01-10T07:00:00Z'), at('2030-01-18T08:30:00Z')]) {
+      const raw = createGuidePageWriter(resolvePlaceholders(undefined), catchup).write(
+        store.guideDayRaw({ day: DAY }),
+        FROM,
+        TO,
+        undefined,
+        now,
+      );
+      expect(parseRawJsonList(raw)).toEqual(objectPage(resolvePlaceholders(undefined), catchup, now));
+    }
+    const four = (
+      parseRawJsonList(
+        createGuidePageWriter(resolvePlaceholders(undefined), catchup).write(
+          store.guideDayRaw({ day: DAY }),
+          FROM,
+          TO,
+          undefined,
+          at('2030-01-10T09:30:00Z'),
+        ),
+      ) as Array<{ videos: Array<{ title: string; streams?: { name: string; url: string }[] }> }>
+    )[3]!;
+    // Eight has aired, Ten has not: it has no stream of its own.
+    expect(four.videos.map((v) => [v.title, v.streams?.map((s) => [s.name, s.url])])).toEqual([
+      [
+        'Eight',
+        [
+          ['Marquee', 'http://xc.example/timeshift/u/p/60/2030-01-10:08-00/4.ts'],
+          ['fs.example', 'http://fs.example/c4/mono-1894262400-3600.m3u8'],
+        ],
+      ],
+      ['Ten', undefined],
+      ['Odd times', undefined],
+    ]);
   });
 
   it('writes each video with the channel id, the times, the fields and a title', () => {

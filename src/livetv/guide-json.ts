@@ -8,6 +8,7 @@
 import { allocRawJsonList, createFramePool, type RawJsonList } from '../addon/index.js';
 import type { ChannelHead, ChannelRow, GuideDayRawChannel } from '../store/index.js';
 import { TITLED_TAIL } from '../store/index.js';
+import type { CatchupStreams } from './catchup-streams.js';
 import { channelHeadJson } from './metas.js';
 import { type Placeholders, placeholderVideos, runtimeText, videoId } from './videos.js';
 
@@ -86,6 +87,8 @@ function createEntryTable(pieces: ReturnType<typeof createTimePieces>) {
   let table = new Int32Array(256 * FIELDS);
   /** Start times of the entries, for the order check and the rare sort. */
   let times = new Float64Array(256);
+  /** Stop times of the entries (catch-up streams need both ends). */
+  let stops = new Float64Array(256);
 
   /** Room for `entries` entries, keeping those already decoded (it grows to the largest page seen). */
   function ensure(entries: number): void {
@@ -97,6 +100,9 @@ function createEntryTable(pieces: ReturnType<typeof createTimePieces>) {
     const grownTimes = new Float64Array(size);
     grownTimes.set(times);
     times = grownTimes;
+    const grownStops = new Float64Array(size);
+    grownStops.set(stops);
+    stops = grownStops;
   }
 
   /** Insertion sort by start of entries [first, first + n) (a guide out of order: rare and short). */
@@ -104,21 +110,31 @@ function createEntryTable(pieces: ReturnType<typeof createTimePieces>) {
     const entry = new Int32Array(FIELDS);
     for (let i = first + 1; i < first + n; i++) {
       const time = times[i]!;
+      const stop = stops[i]!;
       entry.set(table.subarray(i * FIELDS, i * FIELDS + FIELDS));
       let j = i - 1;
       while (j >= first && times[j]! > time) {
         table.copyWithin((j + 1) * FIELDS, j * FIELDS, j * FIELDS + FIELDS);
         times[j + 1] = times[j]!;
+        stops[j + 1] = stops[j]!;
         j--;
       }
       table.set(entry, (j + 1) * FIELDS);
       times[j + 1] = time;
+      stops[j + 1] = stop;
     }
   }
 
   return {
     get table(): Int32Array {
       return table;
+    },
+    /** Start and stop (epoch ms) of entry `i`. */
+    startOf(i: number): number {
+      return times[i]!;
+    },
+    stopOf(i: number): number {
+      return stops[i]!;
     },
     /**
      * Decodes the store's `{start},{stop},{n},{video}` entries (see GuideDayRawChannel) from
@@ -144,6 +160,7 @@ function createEntryTable(pieces: ReturnType<typeof createTimePieces>) {
         table[at + LENGTH] = length;
         table[at + TITLED] = titled(bytes, p, length) ? 1 : 0;
         times[first + n] = start;
+        stops[first + n] = stop;
         if (n > 0 && start < times[first + n - 1]!) ordered = false;
         p += length;
         n++;
@@ -176,6 +193,8 @@ interface ChannelPlan {
     readonly count: number;
     readonly idPrefix: Buffer;
     readonly title: Buffer;
+    /** Per entry (from `first`), its catch-up streams as JSON members, when the channel has catch-up. */
+    readonly catchup?: readonly (Buffer | undefined)[];
   };
 }
 
@@ -244,12 +263,22 @@ export interface GuidePageWriter {
    * programmes of the day, or placeholder blocks over [from, to] when it has none and they are enabled.
    * `version` is the store's data version, read before `rows` were: channel heads are then
    * reused across pages of that version (a channel is on the page of each of 7+ days).
+   * `now` decides which programmes of catch-up channels carry streams (default Date.now()).
    */
-  write(rows: readonly GuideDayRawChannel[], from: number, to: number, version?: number | string): RawJsonList;
+  write(
+    rows: readonly GuideDayRawChannel[],
+    from: number,
+    to: number,
+    version?: number | string,
+    now?: number,
+  ): RawJsonList;
 }
 
-/** @example createGuidePageWriter(placeholders).write(store.guideDayRaw({ day: '2026-03-01' }), from, to) */
-export function createGuidePageWriter(placeholders: Placeholders): GuidePageWriter {
+/**
+ * `catchup` renders the streams of past programmes of channels with catch-up (none without it).
+ * @example createGuidePageWriter(placeholders).write(store.guideDayRaw({ day: '2026-03-01' }), from, to)
+ */
+export function createGuidePageWriter(placeholders: Placeholders, catchup?: CatchupStreams): GuidePageWriter {
   const pieces = createTimePieces();
   const entries = createEntryTable(pieces);
   const heads = createHeadCache();
@@ -263,6 +292,7 @@ export function createGuidePageWriter(placeholders: Placeholders): GuidePageWrit
     from: number,
     to: number,
     version?: number | string,
+    now: number = Date.now(),
   ): RawJsonList {
     pieces.trim();
     const texts = pieces.list;
@@ -295,7 +325,20 @@ export function createGuidePageWriter(placeholders: Placeholders): GuidePageWrit
         size += texts[scratch[at + RUNTIME]!]!.length + scratch[at + LENGTH]! + 1; // and the video's closing brace
         if (scratch[at + TITLED] === 0) size += title.length;
       }
-      plans.push({ head, entries: { bytes: raw, first, count, idPrefix, title } });
+      let streams: (Buffer | undefined)[] | undefined;
+      if (catchup !== undefined && channel.catchupStreams !== undefined) {
+        streams = [];
+        for (let i = first; i < first + count; i++) {
+          const json = catchup.json(channel, entries.startOf(i), entries.stopOf(i), now);
+          const bytes = json === '' ? undefined : Buffer.from(json);
+          if (bytes !== undefined) size += bytes.length;
+          streams.push(bytes);
+        }
+      }
+      plans.push({
+        head,
+        entries: { bytes: raw, first, count, idPrefix, title, ...(streams !== undefined ? { catchup: streams } : {}) },
+      });
     }
 
     const scratch = entries.table;
@@ -312,7 +355,7 @@ export function createGuidePageWriter(placeholders: Placeholders): GuidePageWrit
       put(plan.head);
       if (plan.entries === undefined) put(plan.videos!);
       else {
-        const { bytes, first, count, idPrefix, title } = plan.entries;
+        const { bytes, first, count, idPrefix, title, catchup: streams } = plan.entries;
         out[pos++] = 0x5b;
         for (let at = first * FIELDS; at < (first + count) * FIELDS; at += FIELDS) {
           const offset = scratch[at + OFFSET]!;
@@ -326,6 +369,10 @@ export function createGuidePageWriter(placeholders: Placeholders): GuidePageWrit
           // Most tails are short: a byte loop copies them without a view object per programme.
           if (length < 512) for (let i = offset; i < offset + length; i++) out[pos++] = bytes[i]!;
           else put(bytes.subarray(offset, offset + length));
+          if (streams !== undefined) {
+            const own = streams[at / FIELDS - first];
+            if (own !== undefined) put(own);
+          }
           out[pos++] = 0x7d; // }
         }
         out[pos++] = 0x5d;

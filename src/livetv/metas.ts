@@ -71,15 +71,22 @@ export function channelStreams(channel: ChannelRow, rows: readonly StreamRow[], 
       description: rows.length > 1 ? `${label} (${i + 1}/${rows.length})` : label,
       url: row.url,
     };
-    const headers: Record<string, string> = {};
-    if (row.userAgent !== undefined) headers['User-Agent'] = row.userAgent;
-    if (row.referrer !== undefined) headers.Referer = row.referrer;
-    if (Object.keys(headers).length > 0) {
-      stream.behaviorHints = { notWebReady: true, proxyHeaders: { request: headers } };
-    } else if (!HTTP.test(row.url)) {
-      // rtmp://, udp://, rtsp://: a browser cannot open them; the streaming server may.
-      stream.behaviorHints = { notWebReady: true };
-    }
+    const hints = playbackHints(row.url, row.userAgent, row.referrer);
+    if (hints !== undefined) stream.behaviorHints = hints;
     return stream;
   });
+}
+
+/**
+ * What a player needs told about a URL: headers it must send become proxy headers, which the
+ * client applies only to streams marked notWebReady (it plays those through its streaming
+ * server); rtmp://, udp://, rtsp:// are notWebReady too (a browser cannot open them).
+ */
+export function playbackHints(url: string, userAgent?: string, referrer?: string): Stream['behaviorHints'] | undefined {
+  const headers: Record<string, string> = {};
+  if (userAgent !== undefined) headers['User-Agent'] = userAgent;
+  if (referrer !== undefined) headers.Referer = referrer;
+  if (Object.keys(headers).length > 0) return { notWebReady: true, proxyHeaders: { request: headers } };
+  if (!HTTP.test(url)) return { notWebReady: true };
+  return undefined;
 }

@@ -9,6 +9,7 @@ import type { AddonPart, CatalogRequest, ItemRequest } from '../addon/index.js';
 import { guideDayWindow } from '../addon/index.js';
 import type { Catalog, Extra, Meta, MetaPreview } from '../protocol/index.js';
 import type { GuideDayChannel, Store } from '../store/index.js';
+import { createCatchupStreams } from './catchup-streams.js';
 import { type ChannelFilter, createChannelList } from './channel-list.js';
 import { createGuidePageWriter } from './guide-json.js';
 import { CHANNEL_PREFIX } from './ids.js';
@@ -18,6 +19,8 @@ import { placeholderVideos, programmeVideo, resolvePlaceholders } from './videos
 
 const HOUR = 3_600_000;
 const PAGE = 100;
+/** A programme's video id: `{channelId}:epg:{start ISO}` (videos.ts videoId). */
+const PROGRAMME_ID = /^(.+):epg:(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{3})?Z)$/;
 /** Programme-bearing answers: the guide refreshes every 15 minutes, programmes change on import. */
 export const GUIDE_CACHE = { cacheMaxAge: 300, staleRevalidate: 1800, staleError: 604800 } as const;
 /** Channel lists and streams change only when an import commits (every few hours). */
@@ -52,7 +55,8 @@ export function createLiveTvPart(store: Store, options: LiveTvPartOptions = {}):
   const back = (options.metaHoursBack ?? 6) * HOUR;
   const ahead = (options.metaHoursAhead ?? 24) * HOUR;
   const list = createChannelList(store);
-  const guidePages = createGuidePageWriter(placeholders);
+  const catchup = createCatchupStreams(streamName);
+  const guidePages = createGuidePageWriter(placeholders, catchup);
 
   const groups = store.groups().map((g) => g.name);
   // Placeholders never count: only stored programmes (real times from a guide) make a guide.
@@ -79,10 +83,14 @@ export function createLiveTvPart(store: Store, options: LiveTvPartOptions = {}):
     };
   }
 
-  function guideRow({ channel, programmes }: GuideDayChannel, from: number, to: number): Meta {
+  function guideRow({ channel, programmes }: GuideDayChannel, from: number, to: number, t: number): Meta {
     const videos =
       programmes.length > 0
-        ? programmes.map((p) => programmeVideo(channel, p))
+        ? programmes.map((p) => {
+            const video = programmeVideo(channel, p);
+            const streams = catchup.of(channel, p.start, p.stop, t);
+            return streams.length > 0 ? { ...video, streams } : video;
+          })
         : placeholders.enabled
           ? placeholderVideos(channel, from, to, placeholders)
           : [];
@@ -107,21 +115,31 @@ export function createLiveTvPart(store: Store, options: LiveTvPartOptions = {}):
         const { start, end } = guideDayWindow(date);
         if (filter === undefined) return { metasDetailed: [], ...GUIDE_CACHE };
         const version = store.dataVersion(); // before the rows: heads cached under it are never older
+        const t = now();
         const raw = list.guidePageRaw(filter, date, skip, PAGE);
-        if (raw !== undefined) return { metasDetailed: guidePages.write(raw, start, end, version), ...GUIDE_CACHE };
+        if (raw !== undefined) return { metasDetailed: guidePages.write(raw, start, end, version, t), ...GUIDE_CACHE };
         const rows = list.guidePage(filter, start, end, skip, PAGE);
-        return { metasDetailed: rows.map((row) => guideRow(row, start, end)), ...GUIDE_CACHE };
+        return { metasDetailed: rows.map((row) => guideRow(row, start, end, t)), ...GUIDE_CACHE };
       },
       meta(request: ItemRequest) {
         const channel = store.getChannel(request.id);
         if (channel === undefined) return null;
         const t = now();
         const programmes = store.programmesAround(channel.id, t - back, t + ahead);
-        return { meta: guideRow({ channel, programmes }, t - back, t + ahead), ...GUIDE_CACHE };
+        return { meta: guideRow({ channel, programmes }, t - back, t + ahead, t), ...GUIDE_CACHE };
       },
       stream(request: ItemRequest) {
         const channel = store.getChannel(request.id);
-        if (channel === undefined) return { streams: [], ...LIST_CACHE };
+        if (channel === undefined) {
+          // A programme's id (`{channel}:epg:{start}`): its catch-up streams, when it has them.
+          const programme = PROGRAMME_ID.exec(request.id);
+          const owner = programme ? store.getChannel(programme[1]!) : undefined;
+          const start = programme ? Date.parse(programme[2]!) : Number.NaN;
+          if (owner?.catchupStreams === undefined || Number.isNaN(start)) return { streams: [], ...LIST_CACHE };
+          const p = store.programmesAround(owner.id, start, start + 1).find((x) => x.start === start);
+          const streams = p === undefined ? [] : catchup.of(owner, p.start, p.stop, now());
+          return { streams, ...GUIDE_CACHE };
+        }
         return { streams: channelStreams(channel, store.getStreams(channel.id), streamName), ...LIST_CACHE };
       },
     },

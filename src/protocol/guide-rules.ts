@@ -13,7 +13,8 @@ export type PageProgrammeIds = Map<string, string>;
  * Check the videos of one channel. `guide` is true for a guide row (every video must be a
  * programme); elsewhere a video without times is a plain video and fine.
  *
- * @example checkProgrammes(meta, '$.metasDetailed[0]', true, new Map(), issues)
+ * `now` tells catch-up (streams on a programme that has started) from a locked programme.
+ * @example checkProgrammes(meta, '$.metasDetailed[0]', true, new Map(), issues, Date.now())
  */
 export function checkProgrammes(
   meta: Json,
@@ -21,6 +22,7 @@ export function checkProgrammes(
   guide: boolean,
   pageIds: PageProgrammeIds,
   out: ResponseIssue[],
+  now: number,
 ): void {
   const videos = arrayOf(meta.videos);
   const channelIds = new Set<string>();
@@ -69,11 +71,13 @@ export function checkProgrammes(
         message: 'is missing: set released on every programme (normally equal to startTime)',
       });
     }
-    if (isProgramme && video.streams !== undefined) {
+    // Streams on a programme that has started are its catch-up, the case the spec allows them for.
+    if (isProgramme && video.streams !== undefined && !(Date.parse(String(start)) <= now)) {
       out.push({
         severity: 'warning',
         path: `${path}.streams`,
-        message: "streams on a programme lock it to those streams: remove them and serve the channel's streams",
+        message:
+          "streams on a programme that has not started lock it to those streams: remove them and serve the channel's streams (catch-up streams belong on programmes that have started)",
         effect: "the client plays only these streams for the programme, never the channel's or other add-ons'",
       });
     }

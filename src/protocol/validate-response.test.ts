@@ -52,8 +52,11 @@ function preview(n: number): Json {
 }
 
 type Found = Array<[severity: 'error' | 'warning', path: string]>;
+/** The time answers are judged at: the second programme of the day (videos[1]) is on air, the third to come. */
+const NOW = DAY + 1.5 * SLOT;
+
 function found(req: ReturnType<typeof request>, body: unknown): Found {
-  return validateResponse(req, body).map((i) => [i.severity, i.path]);
+  return validateResponse(req, body, { now: NOW }).map((i) => [i.severity, i.path]);
 }
 
 describe('wrapper keys', () => {
@@ -228,9 +231,17 @@ describe('guide rows and programmes', () => {
       [['warning', '$.metasDetailed[1].videos[0].id']],
     ],
     [
-      'streams on a programme',
-      (r) => (r[0]!.videos[1].streams = [{ url: 'https://cdn.example.org/x.m3u8' }]),
-      [['warning', '$.metasDetailed[0].videos[1].streams']],
+      'streams on a programme that has not started',
+      (r) => (r[0]!.videos[2].streams = [{ url: 'https://cdn.example.org/x.m3u8' }]),
+      [['warning', '$.metasDetailed[0].videos[2].streams']],
+    ],
+    [
+      'catch-up streams on programmes that have started (one aired, one on air)',
+      (r) => {
+        r[0]!.videos[0].streams = [{ url: 'https://cdn.example.org/archive-0.m3u8' }];
+        r[0]!.videos[1].streams = [{ url: 'https://cdn.example.org/archive-1.m3u8' }];
+      },
+      [],
     ],
     [
       'defaultVideoId pointing at a programme',

@@ -24,6 +24,11 @@ export interface ValidateResponseOptions {
    * whose pages can hold thousands of broken items; the first ones say enough.
    */
   readonly maxIssues?: number;
+  /**
+   * The time the answer is judged at (epoch ms), default now: `streams` on a programme that has
+   * started are its catch-up, on one to come they lock it (a warning).
+   */
+  readonly now?: number;
 }
 
 const DEFAULT_MAX_ISSUES = 200;
@@ -71,14 +76,14 @@ export function validateResponse(
   options: ValidateResponseOptions = {},
 ): ResponseIssue[] {
   const limit = options.maxIssues ?? DEFAULT_MAX_ISSUES;
-  const out = validateAll(request, body, limit);
+  const out = validateAll(request, body, limit, options.now ?? Date.now());
   if (out.length <= limit) return out;
   const listed = out.slice(0, limit);
   listed.push(error('$', `more than ${limit} issues; the first ${limit} are listed`, 'see the issues above'));
   return listed;
 }
 
-function validateAll(request: ResponseRequest, body: unknown, limit: number): ResponseIssue[] {
+function validateAll(request: ResponseRequest, body: unknown, limit: number, now: number): ResponseIssue[] {
   const out: ResponseIssue[] = [];
   if (!isRecord(body)) {
     out.push(error('$', 'a response must be a JSON object with one wrapper key', 'the client fails the request'));
@@ -101,7 +106,7 @@ function validateAll(request: ResponseRequest, body: unknown, limit: number): Re
   for (const key of present) {
     if (expected !== undefined && key !== expected)
       out.push(error(`$.${key}`, wrongKey(request, key, expected), 'the client ignores the response'));
-    checkBody(key, body, out, limit);
+    checkBody(key, body, out, limit, now);
   }
   checkCacheHints(body, out);
   return out;
@@ -116,7 +121,7 @@ function wrongKey(request: ResponseRequest, key: WrapperKey, expected: WrapperKe
   return `a ${request.resource} request is answered with { ${expected} }, not { ${key} }`;
 }
 
-function checkBody(key: WrapperKey, body: Json, out: ResponseIssue[], limit: number): void {
+function checkBody(key: WrapperKey, body: Json, out: ResponseIssue[], limit: number, now: number): void {
   const value = body[key];
   const base = `$.${key}`;
   if (key === 'meta') {
@@ -126,7 +131,7 @@ function checkBody(key: WrapperKey, body: Json, out: ResponseIssue[], limit: num
     }
     pushSchema(MetaSchema, value, base, 'the client fails the whole meta page', out);
     const guide = isRecord(value.behaviorHints) && value.behaviorHints.hasScheduledVideos === true;
-    checkProgrammes(value, base, guide, new Map(), out);
+    checkProgrammes(value, base, guide, new Map(), out, now);
     return;
   }
   const rule = LISTS[key];
@@ -152,7 +157,7 @@ function checkBody(key: WrapperKey, body: Json, out: ResponseIssue[], limit: num
     pushSchema(rule.schema, item, path, rule.effect, out);
     if (!isRecord(item)) continue;
     if (key === 'metas' || key === 'metasDetailed') checkDuplicateId(item, path, ids, out);
-    if (key === 'metasDetailed') checkGuideRow(item, path, programmeIds, out);
+    if (key === 'metasDetailed') checkGuideRow(item, path, programmeIds, out, now);
   }
 }
 
@@ -170,7 +175,13 @@ function checkDuplicateId(item: Json, path: string, ids: Map<string, number>, ou
     );
 }
 
-function checkGuideRow(row: Json, path: string, programmeIds: PageProgrammeIds, out: ResponseIssue[]): void {
+function checkGuideRow(
+  row: Json,
+  path: string,
+  programmeIds: PageProgrammeIds,
+  out: ResponseIssue[],
+  now: number,
+): void {
   const effect = 'the client shows no programmes for this channel';
   if (!Array.isArray(row.videos)) {
     out.push(error(`${path}.videos`, 'a guide row is a full meta with videos (the programmes of the day)', effect));
@@ -179,7 +190,7 @@ function checkGuideRow(row: Json, path: string, programmeIds: PageProgrammeIds, 
   if (hints?.hasScheduledVideos !== true) {
     out.push(error(`${path}.behaviorHints.hasScheduledVideos`, 'must be true on a guide row', effect));
   }
-  checkProgrammes(row, path, true, programmeIds, out);
+  checkProgrammes(row, path, true, programmeIds, out, now);
 }
 
 function checkCacheHints(body: Json, out: ResponseIssue[]): void {

@@ -103,6 +103,29 @@ describe('parseM3u on a wild playlist', () => {
 });
 
 describe('parseM3u edge cases', () => {
+  it("takes the header's catch-up attributes as every entry's defaults, and the SIPTV timeshift form", () => {
+    const text = [
+      '#EXTM3U catchup="append" catchup-source="?utc={utc}" catchup-days="3" catchup-correction="-1"',
+      '#EXTINF:-1,Header mode',
+      'http://a',
+      '#EXTINF:-1 catchup-days="7",Own days',
+      'http://b',
+      '#EXTINF:-1 catchup="shift",Own mode',
+      'http://c',
+      '#EXTM3U',
+      '#EXTINF:-1 timeshift="4",Legacy',
+      'http://d',
+    ].join('\n');
+    const { entries } = parseM3u(text, 'p.m3u');
+    const head = { catchup: 'append', 'catchup-source': '?utc={utc}', 'catchup-days': '3', 'catchup-correction': '-1' };
+    expect(entries.map((e) => e.catchup)).toEqual([
+      head,
+      { ...head, 'catchup-days': '7' },
+      { ...head, catchup: 'shift' },
+      { ...head, catchup: 'shift', 'catchup-days': '4' },
+    ]);
+  });
+
   it('falls back to tvg-name, then the URL, when the title is missing', () => {
     const text = '#EXTM3U\n#EXTINF:-1 tvg-name="Named",\nhttp://a\n#EXTINF:-1 tvg-id="x"\nhttp://b\n';
     const { entries, warnings } = parseM3u(text, 'p.m3u');

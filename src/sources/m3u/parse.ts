@@ -188,13 +188,27 @@ export function parseM3u(text: string, source: string, options: ParseM3uOptions 
     if (shift !== undefined) entry.tvgShift = shift;
     else if (headerShift !== undefined) entry.tvgShift = headerShift;
 
-    let catchup: Record<string, string> | undefined;
+    // The header's catch-up attributes are every entry's defaults; the entry's own win. The
+    // older SIPTV form `timeshift="DAYS"` means catchup="shift" for that many days.
+    let own: Record<string, string> | undefined;
     for (const name in attributes) {
       if (name.startsWith('catchup')) {
-        catchup ??= {};
-        catchup[name] = attributes[name] as string;
+        own ??= {};
+        own[name] = attributes[name] as string;
       }
     }
+    const timeshift = nonEmpty(attributes.timeshift ?? '');
+    if (timeshift !== undefined && own?.catchup === undefined) {
+      own = { ...own, catchup: 'shift', 'catchup-days': timeshift };
+    }
+    let catchup: Record<string, string> | undefined;
+    for (const name in headerAttributes) {
+      if (name.startsWith('catchup')) {
+        catchup ??= {};
+        catchup[name] = headerAttributes[name] as string;
+      }
+    }
+    if (own !== undefined) catchup = { ...catchup, ...own };
     if (catchup) entry.catchup = catchup;
 
     const userAgent = opts.userAgent ?? nonEmpty(attributes['user-agent'] ?? attributes['http-user-agent']);

@@ -151,8 +151,8 @@ export function keepsCategory(filter: CategoryFilter, name: string | undefined):
 
 /**
  * The playlist of a live snapshot's text: one entry per stream and allowed output format (HLS
- * first), `epg_channel_id` as tvg-id, the category as group, catch-up as the catch-up reader
- * expects it (`{ type: 'xc', days, streamId, base, timezone }`).
+ * first), `epg_channel_id` as tvg-id, the category as group, catch-up as playlist catch-up
+ * attributes (`catchup="default"` with the panel's `/timeshift/` URL as `catchup-source`).
  * @example const { playlist } = livePlaylist(text, account, {}, 'xtream me…@tv.example')
  */
 export function livePlaylist(
@@ -169,14 +169,15 @@ export function livePlaylist(
     line++;
     const group = s.c !== undefined ? snapshot.categories[s.c] : undefined;
     if (!keepsCategory(filter, group)) continue;
+    // Catch-up in the playlist's own terms (docs/catchup.md): the panel's timeshift URL, its
+    // archive days, and its time zone, in which the panel reads the start.
     const catchup =
       s.a !== undefined
         ? {
-            type: 'xc',
-            days: String(s.a),
-            streamId: s.i,
-            base: account.base,
-            ...(snapshot.timezone !== undefined ? { timezone: snapshot.timezone } : {}),
+            catchup: 'default',
+            'catchup-days': String(s.a),
+            'catchup-source': timeshiftTemplate(account, s.i),
+            ...(snapshot.timezone !== undefined ? { 'catchup-timezone': snapshot.timezone } : {}),
           }
         : undefined;
     for (const format of snapshot.formats) {
@@ -194,6 +195,16 @@ export function livePlaylist(
     }
   }
   return { playlist: { header: { guideUrls: [], attributes: {} }, entries, warnings }, snapshot };
+}
+
+/**
+ * The panel's timeshift URL of live stream `id`: the programme's length in minutes and its start
+ * on the panel's clock (`server_info.timezone`), as catch-up placeholders.
+ * @example timeshiftTemplate(account, '7') // 'http://tv.example/timeshift/u/p/{duration:60}/{Y}-{m}-{d}:{H}-{M}/7.ts'
+ */
+export function timeshiftTemplate(account: XtreamAccount, id: string): string {
+  const seg = (s: string) => encodeURIComponent(s);
+  return `${account.base}/timeshift/${seg(account.username)}/${seg(account.password)}/{duration:60}/{Y}-{m}-{d}:{H}-{M}/${seg(id)}.ts`;
 }
 
 /** A snapshot from its text (fresh, or a last good copy), checked for its format. */
