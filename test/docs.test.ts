@@ -361,6 +361,58 @@ const RUNNERS: Record<string, (block: Block) => Promise<void>> = {
     }
   },
 
+  /**
+   * docs/catchup.md's playlist, with a guide of hourly programmes around now: every entry gets
+   * its catch-up stream on the programme that aired two hours ago, of the shape its mode says,
+   * and none on the next one.
+   */
+  async 'catchup-playlist'(block) {
+    const dir = folder();
+    writeFileSync(join(dir, 'tv.m3u'), block.text);
+    const ids = [...block.text.matchAll(/tvg-id="([^"]+)"/g)].map((m) => m[1]!);
+    const hour = 3_600_000;
+    const first = Math.floor(Date.now() / hour) * hour - 24 * hour;
+    const time = (ms: number) => `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
+    let xml = '<tv>';
+    for (const id of ids) xml += `<channel id="${id}"><display-name>${id}</display-name></channel>`;
+    for (const id of ids)
+      for (let at = first; at < first + 48 * hour; at += hour)
+        xml += `<programme start="${time(at)}" stop="${time(at + hour)}" channel="${id}"><title>${id}</title></programme>`;
+    writeFileSync(join(dir, 'guide.xml'), `${xml}</tv>`);
+    const store = openStore(join(dir, 'marquee.db'));
+    try {
+      await importAll(store, {
+        db: join(dir, 'marquee.db'),
+        livetv: { playlists: [join(dir, 'tv.m3u')], guides: [join(dir, 'guide.xml')] },
+      });
+      const addon = buildAddon(store, { db: join(dir, 'marquee.db') }, join(dir, 'keys.json'));
+      const aired = Math.floor(Date.now() / hour) * hour - 2 * hour;
+      const shapes: Record<string, RegExp> = {
+        'one.tv': new RegExp(String.raw`^https://arch\.example/one/${aired / 1000}-3600\.m3u8$`),
+        'two.tv': new RegExp(String.raw`^https://live\.example/two\.m3u8\?utc=${aired / 1000}&lutc=\d+$`),
+        'three.tv': new RegExp(String.raw`^https://live\.example/three\.m3u8\?utc=${aired / 1000}&lutc=\d+$`),
+        'four.tv': new RegExp(String.raw`^https://fs\.example/four/mono-${aired / 1000}-3600\.m3u8\?token=abc$`),
+        'five.tv': /^http:\/\/xc\.example:8080\/timeshift\/user\/pass\/60\/\d{4}-\d\d-\d\d:\d\d-00\/5\.ts$/,
+      };
+      expect(Object.keys(shapes)).toEqual(ids);
+      for (const id of ids) {
+        const answer = await addon.handle({ resource: 'meta', type: 'tv', id: `mq-tv:${id}`, extra: [] });
+        expect(answer.status).toBe(200);
+        const videos = (
+          answer as unknown as { body: { meta: { videos: { startTime: string; streams?: { url: string }[] }[] } } }
+        ).body.meta.videos;
+        const at = (ms: number) => videos.find((v) => Date.parse(v.startTime) === ms);
+        expect(
+          at(aired)?.streams?.map((x) => x.url),
+          id,
+        ).toEqual([expect.stringMatching(shapes[id]!)]);
+        expect(at(aired + 3 * hour)?.streams, id).toBeUndefined();
+      }
+    } finally {
+      store.close();
+    }
+  },
+
   /** A settings file fragment: read and checked as `marquee` reads marquee.yaml. */
   async 'settings-file'(block) {
     const dir = folder();

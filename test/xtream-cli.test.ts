@@ -29,6 +29,17 @@ function workdir(name: string): string {
   return path;
 }
 
+interface Programme {
+  startTime: string;
+  endTime: string;
+  streams?: { name: string; description: string; url: string }[];
+}
+interface GuideRow {
+  id: string;
+  name: string;
+  videos: Programme[];
+}
+
 async function panel(options: Parameters<typeof startPanel>[0] = {}): Promise<Panel> {
   const p = await startPanel(options);
   panels.push(p);
@@ -63,28 +74,79 @@ async function served<T>(cwd: string, db: string, read: (base: string) => Promis
 }
 
 describe('marquee import --xtream', () => {
-  it('imports a panel of 300 channels, 2,000 movies and 200 series; serve serves the guide and both catalogs', async () => {
-    const p = await panel({ live: 300, movies: 2_000, series: 200 });
+  it('imports a panel of 300 channels, 2,000 movies and 200 series; serve serves the guide, both catalogs and catch-up', async () => {
+    // Every fifth channel keeps a 7-day archive; xmltv.php gives 11 days back.
+    const p = await panel({
+      live: 300,
+      movies: 2_000,
+      series: 200,
+      archiveDays: 7,
+      guideHoursBack: 264,
+      guideHours: 290,
+    });
     const cwd = workdir('big');
     const result = await runCli(['import', '--db', 'tv.db', '--xtream', p.account], { cwd });
     expect(result.stderr).not.toMatch(/s3cret-pw/);
     expect(result.stdout).not.toMatch(/s3cret-pw/);
     expect(result.code).toBe(0);
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const HOUR = 3_600_000;
     const counts = await served(cwd, 'tv.db', async (base) => {
       const all = await catalogs(base);
       const manifest = (await httpRequest(base, '/manifest.json')).json();
       const tv = manifest.catalogs.find((c: { type: string }) => c.type === 'tv');
-      const today = new Date().toISOString().slice(0, 10);
-      const day = (await httpRequest(base, `/catalog/tv/${tv.id}/date=${today}.json`)).json();
+      const guide = async (ms: number) =>
+        (await httpRequest(base, `/catalog/tv/${tv.id}/date=${day(ms)}.json`)).json().metasDetailed as GuideRow[];
+      const today = await guide(Date.now());
+      const five = today.find((m) => m.name === 'Channel 5')!;
+      const one = today.find((m) => m.name === 'Channel 1')!;
+      const meta = (await httpRequest(base, `/meta/tv/${encodeURIComponent(five.id)}.json`)).json().meta;
       return {
         tv: all.tv!.length,
         movie: all.movie!.length,
         series: all.series!.length,
-        guide: day.metasDetailed.filter((m: { videos: unknown[] }) => m.videos.length > 0).length,
+        guide: today.filter((m) => m.videos.length > 0).length,
+        five: meta.videos as Programme[],
+        oneToday: one.videos,
+        sixDaysAgo: (await guide(Date.now() - 6 * 24 * HOUR)).find((m) => m.name === 'Channel 5')!.videos,
+        tenDaysAgo: (await guide(Date.now() - 10 * 24 * HOUR)).find((m) => m.name === 'Channel 5')!.videos,
+        oneSixDaysAgo: (await guide(Date.now() - 6 * 24 * HOUR)).find((m) => m.name === 'Channel 1')!.videos,
       };
     });
     // Today's first guide page: 100 channels, every tenth without an epg_channel_id (no programmes).
-    expect(counts).toEqual({ tv: 300, movie: 2_000, series: 200, guide: 90 });
+    expect({ tv: counts.tv, movie: counts.movie, series: counts.series, guide: counts.guide }).toEqual({
+      tv: 300,
+      movie: 2_000,
+      series: 200,
+      guide: 90,
+    });
+
+    // The programme that aired 2 hours ago plays from its start: its start on the panel's clock
+    // (Europe/Berlin), its length in minutes.
+    const now = Date.now();
+    const twoHoursAgo = Math.floor(now / HOUR) * HOUR - 2 * HOUR;
+    const aired = counts.five.find((v) => Date.parse(v.startTime) === twoHoursAgo)!;
+    const berlin = new Date(twoHoursAgo).toLocaleString('sv-SE', { timeZone: 'Europe/Berlin' }); // 2026-11-25 07:00:00
+    const wall = `${berlin.slice(0, 10)}:${berlin.slice(11, 13)}-${berlin.slice(14, 16)}`;
+    expect(aired.streams).toEqual([
+      {
+        name: 'Marquee',
+        description: 'From the start (catch-up)',
+        url: `${p.url}/timeshift/alice/s3cret-pw/60/${wall}/1005.ts`,
+      },
+    ]);
+    // The one on air has one too; those to come have none.
+    const onAir = counts.five.find((v) => Date.parse(v.startTime) <= now && now < Date.parse(v.endTime))!;
+    expect(onAir.streams?.length).toBe(1);
+    expect(counts.five.filter((v) => Date.parse(v.startTime) > now).every((v) => v.streams === undefined)).toBe(true);
+    // A channel without an archive: none, and its programmes end at the retention (2 days).
+    expect(counts.oneToday.every((v) => v.streams === undefined)).toBe(true);
+    expect(counts.oneSixDaysAgo).toEqual([]);
+    // Six days back, within the archive: kept beyond the retention, each with its stream.
+    expect(counts.sixDaysAgo.length).toBe(24);
+    expect(counts.sixDaysAgo.every((v) => v.streams?.[0]?.url.includes('/timeshift/alice/s3cret-pw/60/'))).toBe(true);
+    // Ten days back, beyond it: nothing to play.
+    expect(counts.tenDaysAgo.filter((v) => v.streams !== undefined)).toEqual([]);
   }, 120_000);
 
   const failures: [string, (p: Panel) => void, RegExp][] = [

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Addon } from '../src/addon/index.js';
 import { buildAddon, type ImportOutcome, importAll } from '../src/cli/app.js';
 import type { Settings } from '../src/cli/settings.js';
+import { createCatchupStreams } from '../src/livetv/catchup-streams.js';
 import { createRequestHandler, toFetchHandler } from '../src/server/index.js';
 import { openStore, type Store } from '../src/store/index.js';
 import { type Panel, startPanel } from './helpers/xtream-panel.js';
@@ -104,10 +105,17 @@ describe('an Xtream account imported and served', () => {
     expect(meta.videos.length).toBeGreaterThan(10);
     expect(meta.videos[0].title).toMatch(/^Show \d+ on 1$/);
 
-    // Catch-up is recorded for the catch-up reader: tv_archive channels only.
+    // Catch-up in playlist terms: tv_archive channels only, one timeshift URL for both formats.
     const five = s.store.getChannel(tv.find((m: { name: string }) => m.name === 'Channel 5').id)!;
-    expect(five.catchup).toEqual({ type: 'xc', days: '3', streamId: '1005', base: p.url, timezone: 'Europe/Berlin' });
+    expect(five.catchup).toEqual({
+      catchup: 'default',
+      'catchup-days': '3',
+      'catchup-source': `${p.url}/timeshift/alice/s3cret-pw/{duration:60}/{Y}-{m}-{d}:{H}-{M}/1005.ts`,
+      'catchup-timezone': 'Europe/Berlin',
+    });
+    expect(five.catchupStreams?.map((c) => c.archiveMs)).toEqual([3 * 86_400_000]);
     expect(s.store.getChannel(one.id)!.catchup).toBeUndefined();
+    expect(s.store.getChannel(one.id)!.catchupStreams).toBeUndefined();
 
     const movies = (await s.get('/catalog/movie/movies.json')).body.metas;
     expect(movies).toHaveLength(12);
@@ -392,6 +400,37 @@ describe('several sources', () => {
     expect(new Set(films).size).toBe(4);
   });
 
+  it('two accounts with an archive: a programme that aired lists both catch-up streams, named after each, best first', async () => {
+    const a = await panel({ live: 5, movies: 1, series: 1, channelPrefix: 'Alpha' });
+    const b = await panel({
+      live: 5,
+      movies: 1,
+      series: 1,
+      channelPrefix: 'Beta',
+      username: 'bob',
+      password: 'pw-bob',
+    });
+    const s = site();
+    await s.run({ xtream: [{ url: a.account }, { url: b.account, priority: 5 }] });
+    const channel = s.store.listChannels({ limit: 10 }).find((c) => c.name === 'Beta 5')!;
+    const meta = (await s.get(`/meta/tv/${enc(channel.id)}.json`)).body.meta;
+    const hour = 3_600_000;
+    const aired = meta.videos.find(
+      (v: { startTime: string }) => Date.parse(v.startTime) === Math.floor(Date.now() / hour) * hour - 2 * hour,
+    );
+    const hostA = `127.0.0.1:${new URL(a.url).port}`;
+    const hostB = `127.0.0.1:${new URL(b.url).port}`;
+    expect(
+      aired.streams.map((x: { name: string; url: string }) => [
+        x.name,
+        new URL(x.url).pathname.split('/').slice(0, 5).join('/'),
+      ]),
+    ).toEqual([
+      [hostB, '/timeshift/bob/pw-bob/60'],
+      [hostA, '/timeshift/alice/s3cret-pw/60'],
+    ]);
+  });
+
   it('ids stay the same across refreshes', async () => {
     const p = await panel({ live: 5, movies: 3, series: 2 });
     const s = site();
@@ -407,5 +446,27 @@ describe('several sources', () => {
     const first = await ids();
     await s.run({ xtream: [`${p.url}/get.php?username=alice&password=s3cret-pw&type=m3u_plus`] });
     expect(await ids()).toBe(first);
+  });
+});
+
+describe('catch-up on the panel clock', () => {
+  it('a panel in Europe/London: the start written as its wall clock, across the October change', async () => {
+    const p = await panel({ live: 5, movies: 1, series: 1, timezone: 'Europe/London', archiveDays: 7 });
+    const s = site();
+    await s.run({ xtream: [p.account] });
+    const channel = s.store.listChannels({ limit: 10 }).find((c) => c.name === 'Channel 5')!;
+    expect(channel.catchupStreams?.[0]?.attributes['catchup-timezone']).toBe('Europe/London');
+    const catchup = createCatchupStreams('Marquee');
+    const url = (start: string, stop: string) =>
+      catchup.of(channel, Date.parse(start), Date.parse(stop), Date.parse('2026-10-26T12:00:00Z'))[0]?.url;
+    const base = `${p.url}/timeshift/alice/s3cret-pw`;
+    // 25 October 2026: 01:00 BST → 01:00 GMT; 00:30Z and 01:30Z are both 01:30 on the panel's clock.
+    expect(url('2026-10-24T22:00:00Z', '2026-10-24T23:30:00Z')).toBe(`${base}/90/2026-10-24:23-00/1005.ts`);
+    expect(url('2026-10-25T00:30:00Z', '2026-10-25T01:00:00Z')).toBe(`${base}/30/2026-10-25:01-30/1005.ts`);
+    expect(url('2026-10-25T01:30:00Z', '2026-10-25T03:00:00Z')).toBe(`${base}/90/2026-10-25:01-30/1005.ts`);
+    expect(url('2026-10-25T20:00:00Z', '2026-10-25T21:00:00Z')).toBe(`${base}/60/2026-10-25:20-00/1005.ts`);
+    // Older than its 7 days, or not started: none.
+    expect(url('2026-10-18T20:00:00Z', '2026-10-18T21:00:00Z')).toBeUndefined();
+    expect(url('2026-10-26T13:00:00Z', '2026-10-26T14:00:00Z')).toBeUndefined();
   });
 });

@@ -56,6 +56,24 @@ describe('an Xtream account in the real client', () => {
     ]);
   });
 
+  it('catch-up: a programme that aired plays from its start on the panel clock; one to come has no stream of its own', async () => {
+    const whole = await client.loadWholeCatalog({ transportUrl, type: 'tv', id: 'mq-tv-channels' });
+    const channel = whole.items.find((i) => i.name === 'Channel 5')!; // tv_archive, 3 days
+    const { meta } = await client.loadMeta({ transportUrl, type: 'tv', id: channel.id });
+    const now = Date.now();
+    const hour = 3_600_000;
+    const start = Math.floor(now / hour) * hour - 2 * hour;
+    const past = meta!.videos.find((v) => Date.parse(String(v.released)) === start)!;
+    const berlin = new Date(start).toLocaleString('sv-SE', { timeZone: 'Europe/Berlin' });
+    const url = `${panel.url}/timeshift/alice/s3cret-pw/60/${berlin.slice(0, 10)}:${berlin.slice(11, 13)}-${berlin.slice(14, 16)}/1005.ts`;
+    // The client keeps the programme's streams and plays them, not the channel's.
+    expect((past.streams as { url: string }[]).map((s) => s.url)).toEqual([url]);
+    const played = await client.loadMeta({ transportUrl, type: 'tv', id: channel.id, videoId: past.id });
+    expect(played.streams.map((s) => s.url)).toEqual([url]);
+    const upcoming = meta!.videos.find((v) => Date.parse(String(v.released)) > now)!;
+    expect(upcoming.streams).toEqual([]);
+  });
+
   it('movies: the catalog to its end, a genre, a movie with its details and stream', async () => {
     const whole = await client.loadWholeCatalog({ transportUrl, type: 'movie', id: 'movies' });
     expect(whole.error).toBeNull();

@@ -1,17 +1,30 @@
 /**
- * `marquee serve` as a real process (node bin/marquee.js, from dist/, built once if missing),
+ * `marquee serve` as a real process (node bin/marquee.js, from dist/, built when missing or older than src/),
  * with its stdout and stderr collected and a way to wait for a line.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 export const BIN = join(ROOT, 'bin', 'marquee.js');
 
-/** npm ci builds dist/ (prepare); a fresh checkout without it is built here once. */
+/** The newest modification time of the files under `dir`. */
+function newest(dir: string): number {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) latest = Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return latest;
+}
+
+/**
+ * npm ci builds dist/ (prepare); a checkout without it, or whose src/ changed since (a process
+ * from an older build would refuse a store migrated by the code under test), is built here.
+ */
 export function ensureBuilt(): void {
-  if (existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) return;
+  const main = join(ROOT, 'dist', 'cli', 'main.js');
+  if (existsSync(main) && statSync(main).mtimeMs >= newest(join(ROOT, 'src'))) return;
   execFileSync(
     process.execPath,
     [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],

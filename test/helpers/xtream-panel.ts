@@ -40,6 +40,11 @@ export interface PanelState {
   now: number;
   /** Name prefix of the live channels (tests tell accounts apart by it). */
   channelPrefix: string;
+  /** tv_archive_duration (days) of the catch-up channels (every fifth). */
+  archiveDays: number;
+  /** Hours of programmes xmltv.php gives before now, and in all. */
+  guideHoursBack: number;
+  guideHours: number;
 }
 
 export interface Panel {
@@ -79,6 +84,9 @@ export async function startPanel(options: Partial<PanelState> = {}): Promise<Pan
     delayMs: 0,
     now: Date.now(),
     channelPrefix: 'Channel',
+    archiveDays: 3,
+    guideHoursBack: 6,
+    guideHours: 30,
     ...options,
   };
   const asked: string[] = [];
@@ -267,7 +275,7 @@ export async function startPanel(options: Partial<PanelState> = {}): Promise<Pan
       custom_sid: '',
       tv_archive: i % 5 === 0 ? 1 : 0,
       direct_source: '',
-      tv_archive_duration: i % 5 === 0 ? (s ? '3' : 3) : 0,
+      tv_archive_duration: i % 5 === 0 ? (s ? String(state.archiveDays) : state.archiveDays) : 0,
     };
   }
   function vodStream(i: number): Record<string, unknown> {
@@ -304,7 +312,7 @@ export async function startPanel(options: Partial<PanelState> = {}): Promise<Pan
     };
   }
   function xmltv(): string {
-    const start = Math.floor(state.now / HOUR) * HOUR - 6 * HOUR;
+    const start = Math.floor(state.now / HOUR) * HOUR - state.guideHoursBack * HOUR;
     let out = '<?xml version="1.0" encoding="UTF-8"?>\n<tv generator-info-name="fake panel">\n';
     for (let i = 1; i <= state.live; i++) {
       if (i % 10 === 0) continue;
@@ -312,7 +320,7 @@ export async function startPanel(options: Partial<PanelState> = {}): Promise<Pan
     }
     for (let i = 1; i <= state.live; i++) {
       if (i % 10 === 0) continue;
-      for (let h = 0; h < 30; h++) {
+      for (let h = 0; h < state.guideHours; h++) {
         const from = start + h * HOUR;
         out += `<programme start="${xmltvTime(from)}" stop="${xmltvTime(from + HOUR)}" channel="ch${i}.example"><title>Show ${h} on ${i}</title></programme>\n`;
       }
