@@ -168,6 +168,49 @@ describe('hosted mode', () => {
   });
 });
 
+describe('hosted configure page', () => {
+  const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+  it('shows a person the progress, then the install link and the summary', async () => {
+    const h = await hosted(folder(), generateKeyRing(), { waitMs: 200 });
+    const posted = await httpRequest(h.url, '/configure', {
+      method: 'POST',
+      headers: FORM,
+      body: form({ playlist: `${sources.url}/slow.m3u?page=1`, epg: `${sources.url}/guide.xml` }),
+    });
+    expect(posted.status).toBe(202);
+    expect(posted.headers['content-security-policy']).toMatch(/default-src 'none'/);
+    expect(posted.text()).toMatch(/Importing your sources/);
+    const refresh = /^2; url=(\S+)$/.exec(String(posted.headers.refresh));
+    expect(refresh).not.toBeNull();
+    const progressPath = new URL(refresh![1]!).pathname;
+    let page = '';
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const answer = await httpRequest(h.url, progressPath);
+      page = answer.text();
+      if (answer.status === 200) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(page).toContain('3 channels, 3 with a guide');
+    expect(page).toMatch(/Install in Stremio/);
+    expect(page).toMatch(/stremio:\/\/127\.0\.0\.1:\d+\/v1\./);
+  });
+
+  it('escapes what was typed and names the problem next to its field', async () => {
+    const h = await hosted(folder());
+    const answer = await httpRequest(h.url, '/configure', {
+      method: 'POST',
+      headers: FORM,
+      body: form({ playlist: '<script>alert(1)</script>' }),
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.text()).not.toContain('<script>alert(1)');
+    expect(answer.text()).toContain('&lt;script&gt;');
+    expect(answer.text()).toMatch(/must be an http\(s\) URL/);
+  });
+});
+
 describe('hosted lifecycle', () => {
   it('shares one import between users with the same sources', async () => {
     const h = await hosted(folder());
