@@ -16,6 +16,7 @@ import {
   createRateLimiter,
   createRequestHandler,
   type RequestHandler,
+  redactPath,
   type ServerOptions,
 } from '../server/index.js';
 import { openStore } from '../store/index.js';
@@ -92,11 +93,22 @@ export function createHostedHandler(service: HostedService, options: HostedHandl
     if (path === undefined) return publicHandler(request);
     const configure = /^\/(?:([^/]+)\/)?configure\/?$/.exec(path);
     if (configure && (request.method === 'POST' || configure[1] !== undefined) && request.method !== 'OPTIONS') {
-      return handleHostedConfigure(service, request, configure[1], {
+      const started = performance.now();
+      const response = await handleHostedConfigure(service, request, configure[1], {
         ...options,
         waitMs,
         clientAddress: clientAddress(request),
       });
+      // The same request line as every other answer's, the token never written out.
+      if (options.logger && options.logger.requests !== false) {
+        options.logger.info({
+          method: request.method,
+          path: redactPath(request.url, basePath),
+          status: response.status,
+          ms: Math.round((performance.now() - started) * 100) / 100,
+        });
+      }
+      return response;
     }
     let parsed: ReturnType<typeof parseAddonPath>;
     try {
