@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sourceSetKey } from '../src/hosted/index.js';
+import { importInWorker, sourceSetKey } from '../src/hosted/index.js';
 import { generateKeyRing } from '../src/server/index.js';
 import {
   A_CHANNELS,
@@ -20,6 +20,7 @@ import {
   startSourceServer,
 } from './helpers/hosted.js';
 import { httpRequest } from './helpers/http.js';
+import { startPanel } from './helpers/xtream-panel.js';
 
 const CATALOG = '/catalog/tv/mq-tv-channels.json';
 const JSON_ACCEPT = { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' };
@@ -243,6 +244,68 @@ describe('hosted lifecycle', () => {
       metas = (await httpRequest(h.url, `/${encodeURIComponent(token)}${CATALOG}`)).json().metas;
     }
     expect(metas).toHaveLength(3);
+  });
+
+  it('runs at most concurrentImports imports at once, the rest queued', async () => {
+    let active = 0;
+    let most = 0;
+    const h = await hosted(folder(), generateKeyRing(), {
+      concurrentImports: 2,
+      // The real import, counted.
+      runImport: async (file, set, options) => {
+        most = Math.max(most, ++active);
+        try {
+          return await importInWorker(file, set, options);
+        } finally {
+          active--;
+        }
+      },
+    });
+    const answers = await Promise.all(
+      [1, 2, 3, 4, 5].map((i) => configure(h, { playlist: `${sources.url}/slow.m3u?queue=${i}` })),
+    );
+    for (const a of answers) expect(a.status).toBe(200);
+    expect(most).toBe(2);
+    expect(h.service.list()).toHaveLength(5);
+  });
+
+  it('refreshes a set on use once it is older than the refresh interval, serving its data meanwhile', async () => {
+    const h = await hosted(folder(), generateKeyRing(), { refreshMs: 300 });
+    const path = '/a.m3u?refresh=1';
+    const configured = await configure(h, { playlist: `${sources.url}${path}` });
+    expect(sources.hits.get(path)).toBe(1);
+    const catalog = under(configured.json().manifestUrl, CATALOG);
+    expect((await httpRequest(h.url, catalog)).json().metas).toHaveLength(3);
+    expect(sources.hits.get(path)).toBe(1);
+    await new Promise((r) => setTimeout(r, 400));
+    const during = await httpRequest(h.url, catalog);
+    expect(during.json().metas).toHaveLength(3);
+    const deadline = Date.now() + 5_000;
+    while (Date.now() < deadline && (sources.hits.get(path) ?? 0) < 2) await new Promise((r) => setTimeout(r, 50));
+    expect(sources.hits.get(path)).toBe(2);
+  });
+
+  it('imports an Xtream account: live channels, films and series, the password in no log line', async () => {
+    const panel = await startPanel({ live: 12, movies: 7, series: 3, password: 'Xtr3amPassw0rd' });
+    try {
+      const h = await hosted(folder());
+      const answer = await configure(h, {
+        xtreamUrl: panel.url,
+        xtreamUser: panel.state.username,
+        xtreamPass: panel.state.password,
+      });
+      expect(answer.status, answer.text()).toBe(200);
+      expect(answer.json().summary).toMatchObject({ channels: 12, movies: 7, series: 3 });
+      const manifest = (await httpRequest(h.url, new URL(answer.json().manifestUrl).pathname)).json();
+      expect(manifest.types).toEqual(expect.arrayContaining(['tv', 'movie', 'series']));
+      const wrong = await configure(h, { xtreamUrl: panel.url, xtreamUser: panel.state.username, xtreamPass: 'nope' });
+      expect(wrong.status).toBe(422);
+      expect(wrong.json().error.message).toMatch(/^xtreamUrl: /);
+      expect(h.logs.join('\n')).not.toContain('Xtr3amPassw0rd');
+      expect(wrong.text()).not.toContain('nope');
+    } finally {
+      await panel.close();
+    }
   });
 
   it('evicts the least recently used set beyond maxSourceSets and imports it again on use', async () => {
