@@ -339,6 +339,20 @@ describe('hosted lifecycle', () => {
     expect(refused.status).toBe(422);
     expect(refused.json().error.message).toMatch(/private or local address/);
     expect(sources.hits.get('/a.m3u?private=1')).toBeUndefined();
+    // An Xtream account on this machine is refused the same way, before the panel is asked anything.
+    const panel = await startPanel({ live: 3 });
+    try {
+      const account = await configure(h, {
+        xtreamUrl: panel.url,
+        xtreamUser: panel.state.username,
+        xtreamPass: panel.state.password,
+      });
+      expect(account.status).toBe(422);
+      expect(account.json().error.message).toMatch(/^xtreamUrl: .*private or local address/);
+      expect(panel.asked).toEqual([]);
+    } finally {
+      await panel.close();
+    }
   });
 
   it('limits the imports one address may start through the configure form', async () => {

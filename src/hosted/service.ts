@@ -189,7 +189,8 @@ export function createHostedService(options: HostedOptions): HostedService {
     for (const s of sets) {
       if (count <= maxSets && bytes <= budget) break;
       if (s.key === keep || jobs.has(s.key)) continue;
-      closeSet(s.key);
+      // Requests in flight may still read it (its unlinked file stays readable until closed).
+      closeSet(s.key, 30_000);
       for (const suffix of ['', '-wal', '-shm']) rmSync(fileOf(s.key) + suffix, { force: true });
       rmSync(copiesDir(fileOf(s.key)), { recursive: true, force: true });
       registry.remove(s.key);
