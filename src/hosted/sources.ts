@@ -23,7 +23,11 @@ export const HOSTED_FIELDS: readonly ConfigField[] = [
   { key: 'xtreamPass', type: 'password', title: 'Xtream password' },
 ];
 
-const MAX_URL = 2_048;
+/**
+ * Three URLs and two names at their longest still make a token under the path's 8,192-character
+ * config segment limit (JSON, then AES-GCM and base64url: about 4/3 of it).
+ */
+const MAX_URL = 1_500;
 const MAX_NAME = 256;
 
 function httpUrl(value: string, key: string, problems: ConfigProblem[]): string | undefined {
