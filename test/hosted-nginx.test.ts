@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sourceSetKey } from '../src/hosted/index.js';
 import { form, type SourceServer, startSourceServer } from './helpers/hosted.js';
 import { httpRequest } from './helpers/http.js';
 import { nginxBinary, nginxErrors, scalingBlock, startNginx, writeNginxConfig } from './helpers/nginx.js';
@@ -90,39 +91,71 @@ describe.skipIf(!NGINX)('hosted replicas behind nginx (docs/scaling.md)', () => 
   });
 
   it('keeps one user on one replica, and moves them to the other when it dies', { timeout: 90_000 }, async () => {
-    const answer = await httpRequest(base, '/configure', {
-      method: 'POST',
-      headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
-      body: form({ playlist: `${sources.url}/a.m3u`, epg: `${sources.url}/guide.xml` }),
-    });
-    expect(answer.status, answer.text()).toBe(200);
-    const link = new URL(answer.json().manifestUrl).pathname.replace(/manifest\.json$/, '');
+    const lines = (i: number) => (replicas[i]!.output().match(USER_LINE) ?? []).length;
+    // Child output arrives a moment after the answer: poll for it.
+    const settle = async (done: () => boolean) => {
+      for (let i = 0; i < 60 && !done(); i++) await new Promise((r) => setTimeout(r, 50));
+    };
+    // The configure form has no token: nginx spreads the empty hash key round-robin, and the
+    // replica that takes the POST imports the sources. Each attempt has sources of its own; take
+    // one whose link lands on the replica that imported it, so the other never saw those sources.
+    const configures = (i: number) => (replicas[i]!.output().match(/"path":"\/configure"/g) ?? []).length;
+    let link = '';
+    let home = -1;
+    let key = '';
+    for (let attempt = 0; attempt < 12 && home === -1; attempt++) {
+      const playlist = `${sources.url}/a.m3u?attempt=${attempt}`;
+      const posted = [configures(0), configures(1)];
+      const answer = await httpRequest(base, '/configure', {
+        method: 'POST',
+        headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+        body: form({ playlist, epg: `${sources.url}/guide.xml` }),
+      });
+      expect(answer.status, answer.text()).toBe(200);
+      await settle(() => configures(0) + configures(1) > posted[0]! + posted[1]!);
+      const configuredBy = configures(0) > posted[0]! ? 0 : 1;
+      const candidate = new URL(answer.json().manifestUrl).pathname.replace(/manifest\.json$/, '');
+      const before = [lines(0), lines(1)];
+      // A preflight reaches the link's replica and is logged, but imports nothing.
+      const probe = await httpRequest(base, `${candidate}${CATALOG}`, { method: 'OPTIONS' });
+      expect(probe.status).toBe(204);
+      await settle(() => lines(0) + lines(1) > before[0]! + before[1]!);
+      const servedBy = lines(0) > before[0]! ? 0 : 1;
+      if (servedBy === configuredBy) {
+        link = candidate;
+        home = servedBy;
+        key = sourceSetKey({ playlist, epg: `${sources.url}/guide.xml` });
+      }
+    }
+    expect(home, 'no link landed on the replica that imported it in 12 tries').not.toBe(-1);
+    const other = 1 - home;
+    const importsOf = (i: number) =>
+      replicas[i]!.output()
+        .split('\n')
+        .filter((l) => l.includes('importing a source set') && l.includes(key)).length;
+    expect(importsOf(home)).toBe(1);
+    expect(importsOf(other)).toBe(0);
 
-    const before = replicas.map((r) => (r.output().match(USER_LINE) ?? []).length);
+    const before = [lines(0), lines(1)];
     for (let i = 0; i < 6; i++) {
       const catalog = await httpRequest(base, `${link}${CATALOG}`);
       expect(catalog.status).toBe(200);
       expect(catalog.json().metas).toHaveLength(3);
       expect((await httpRequest(base, `${link}manifest.json`)).status).toBe(200);
     }
-    const after = replicas.map((r) => (r.output().match(USER_LINE) ?? []).length);
-    const served = after.map((n, i) => n - before[i]!);
+    await settle(() => lines(home) - before[home]! >= 12);
     // Twelve requests, all on one replica.
-    expect(served.sort((a, b) => a - b)).toEqual([0, 12]);
-    const home = after[0]! - before[0]! === 12 ? 0 : 1;
-    const other = 1 - home;
+    expect(lines(home) - before[home]!).toBe(12);
+    expect(lines(other) - before[other]!).toBe(0);
 
-    const importsBefore = (replicas[other]!.output().match(/importing a source set/g) ?? []).length;
     replicas[home]!.process.kill('SIGKILL');
     await replicas[home]!.exited;
     const moved = await httpRequest(base, `${link}${CATALOG}`);
     expect(moved.status, nginxErrors(dir)).toBe(200);
     expect(moved.json().metas).toHaveLength(3);
-    // The other replica had the set only if it took the configure request; else it imports it now.
-    const hadIt = replicas[other]!.output().includes('"path":"/configure"');
-    const imports = () => (replicas[other]!.output().match(/importing a source set/g) ?? []).length - importsBefore;
-    for (let i = 0; i < 40 && imports() < (hadIt ? 0 : 1); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(imports()).toBe(hadIt ? 0 : 1);
-    expect((replicas[other]!.output().match(USER_LINE) ?? []).length).toBeGreaterThan(after[other]!);
+    // The other replica had never seen these sources: it imported them to answer.
+    await settle(() => importsOf(other) === 1);
+    expect(importsOf(other)).toBe(1);
+    expect(lines(other)).toBeGreaterThan(before[other]!);
   });
 });

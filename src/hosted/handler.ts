@@ -59,7 +59,8 @@ export function createHostedHandler(service: HostedService, options: HostedHandl
     );
   const publicAddon = make(true);
   const pendingAddon = make(false);
-  const inner: ServerOptions = { ...options, rateLimit: undefined } as ServerOptions;
+  // The rate limit is applied here, once per request, not again by the handlers behind.
+  const { rateLimit: _limit, waitMs: _wait, configureWaitMs: _configureWait, ...inner } = options;
   const publicHandler = createRequestHandler(publicAddon, inner);
   const pendingHandler = createRequestHandler(pendingAddon, { ...inner, responseCache: false });
   const limiter =

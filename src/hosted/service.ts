@@ -116,7 +116,8 @@ function sizeOf(path: string): number {
  */
 export function createHostedService(options: HostedOptions): HostedService {
   const dir = options.dir;
-  mkdirSync(dir, { recursive: true });
+  // The sets' files hold what users' sources served (stream URLs may carry their tokens): private.
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => {});
   const registry: Registry = openRegistry(dir);
