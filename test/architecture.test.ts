@@ -16,8 +16,22 @@ const ALLOWED: Record<string, readonly string[]> = {
   library: ['errors', 'protocol', 'addon', 'store', 'sources'],
   checker: ['errors', 'protocol'],
   export: ['errors', 'protocol', 'addon', 'server'],
+  hosted: ['errors', 'protocol', 'addon', 'server', 'store', 'sources', 'livetv', 'library'],
   demo: ['errors', 'protocol', 'addon', 'store', 'sources', 'livetv', 'library'],
-  cli: ['errors', 'protocol', 'addon', 'server', 'store', 'sources', 'livetv', 'library', 'checker', 'export', 'demo'],
+  cli: [
+    'errors',
+    'protocol',
+    'addon',
+    'server',
+    'store',
+    'sources',
+    'livetv',
+    'library',
+    'checker',
+    'export',
+    'demo',
+    'hosted',
+  ],
 };
 
 const SRC = join(import.meta.dirname, '..', 'src');

@@ -28,6 +28,7 @@ import {
   typecheck,
 } from './docs/blocks.js';
 import { httpRequest } from './helpers/http.js';
+import { nginxBinary, testNginxConfig, writeNginxConfig } from './helpers/nginx.js';
 import { startPanel } from './helpers/xtream-panel.js';
 
 const dirs: string[] = [];
@@ -224,6 +225,69 @@ const RUNNERS: Record<string, (block: Block) => Promise<void>> = {
     } finally {
       await nginx.stop();
     }
+  },
+
+  /** The public instance's settings: every hosted key as the page names it. */
+  async 'hosted-settings'(block) {
+    const dir = folder();
+    writeFileSync(join(dir, 'marquee.yaml'), block.text);
+    const settings = loadSettingsFile(join(dir, 'marquee.yaml'));
+    expect(settings.hosted).toEqual({
+      enabled: true,
+      concurrentImports: 2,
+      maxSourceSets: 500,
+      diskBudgetMegabytes: 2048,
+      waitSeconds: 8,
+      importsPerMinute: 4,
+    });
+    expect(settings.security?.trustProxy).toBe(true);
+  },
+
+  /**
+   * `marquee serve --config marquee.yaml` with the settings block above, moved to a free port, the
+   * key file into the test's folder and without publicUrl (so the printed link is reachable).
+   */
+  async 'hosted-serve'(block) {
+    expect(commandsOf(block)).toEqual(['marquee serve --config marquee.yaml']);
+    const settings = ALL.find((b) => b.name === 'hosted-settings')!.text;
+    const dir = folder();
+    writeFileSync(
+      join(dir, 'marquee.yaml'),
+      settings
+        .replace(/^port: 7000$/m, 'port: 0')
+        .replace(/^publicUrl: .*\n/m, '')
+        .replace('/var/lib/marquee/keys.json', join(dir, 'keys.json')),
+    );
+    const started = startShell(dir, commandsOf(block)[0]!);
+    try {
+      const [, url] = await started.waitFor(/manifest: +(\S+)/, 60_000);
+      const base = url!.replace(/\/manifest\.json$/, '');
+      const manifest = (await httpRequest(base, '/manifest.json')).json();
+      expect(manifest.behaviorHints).toMatchObject({ configurable: true, configurationRequired: true });
+      // Without --allow-private-sources a user's URL may not reach this machine.
+      const refused = await httpRequest(base, '/configure', {
+        method: 'POST',
+        headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'cfg_playlist=http%3A%2F%2F127.0.0.1%3A9%2Flist.m3u',
+      });
+      expect(refused.status).toBe(422);
+      expect(refused.json().error.message).toMatch(/private or local address/);
+    } finally {
+      expect(await started.stop()).toBe(0);
+    }
+  },
+
+  /**
+   * The nginx block of docs/scaling.md, moved to 127.0.0.1 without TLS, checked by nginx itself;
+   * test/hosted-nginx.test.ts runs it in front of two replicas.
+   */
+  async 'scaling-nginx'(block) {
+    const nginx = nginxBinary();
+    expect(nginx, 'nginx is needed by this block (apt-get install nginx)').toBeDefined();
+    const dir = folder();
+    const conf = writeNginxConfig(dir, block.text, await freePort(), [await freePort(), await freePort()]);
+    const checked = testNginxConfig(nginx!, dir, conf);
+    expect(checked.code, checked.output).toBe(0);
   },
 
   /** python3 -m http.server on an export (the block's port 8000 moved to a free one). */

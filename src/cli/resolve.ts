@@ -117,6 +117,8 @@ export function resolveSettings(values: OptionValues, cwd: string): { settings: 
   );
   if (rate !== undefined) merged.security = { ...merged.security, rateLimitPerMinute: rate };
   if (typeof values['log-format'] === 'string') merged.log = { ...merged.log, format: values['log-format'] as 'json' };
+  if (values.hosted === true) merged.hosted = { ...merged.hosted, enabled: true };
+  if (values['allow-private-sources'] === true) merged.sources = { ...merged.sources, allowPrivate: true };
   if (values.quiet === true) merged.log = { ...merged.log, requests: false };
   // The flags went through the same schema as the file, so a bad flag value reads like a bad setting.
   const settings = checkSettings(merged, file ?? join(cwd, '(flags and environment)'));

@@ -131,6 +131,20 @@ export const SettingsSchema = v.strictObject({
       maxConnectionsPerAddress: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
     }),
   ),
+  /** `marquee serve --hosted`: one public instance, each user with their own sources (docs/hosted.md). */
+  hosted: v.optional(
+    v.strictObject({
+      enabled: v.optional(v.boolean()),
+      /** Folder of the source sets' stores and their registry; default `<db>.hosted` beside the database. */
+      dir: v.optional(v.pipe(v.string(), v.minLength(1))),
+      concurrentImports: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(64))),
+      maxSourceSets: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+      diskBudgetMegabytes: v.optional(v.pipe(v.number(), v.minValue(1))),
+      waitSeconds: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(60))),
+      /** Imports one install link (source set), or one address through the configure form, may start a minute. */
+      importsPerMinute: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+    }),
+  ),
   log: v.optional(
     v.strictObject({ format: v.optional(v.picklist(['json', 'pretty'])), requests: v.optional(v.boolean()) }),
   ),
@@ -298,6 +312,7 @@ function resolvePaths(settings: Settings, base: string): Settings {
         }
       : {}),
     ...(settings.library?.files ? { library: { ...settings.library, files: settings.library.files.map(local) } } : {}),
+    ...(settings.hosted?.dir ? { hosted: { ...settings.hosted, dir: local(settings.hosted.dir) } } : {}),
     ...(settings.security?.configKeyFile
       ? { security: { ...settings.security, configKeyFile: local(settings.security.configKeyFile) } }
       : {}),

@@ -18,6 +18,8 @@ export interface ConfigurePageInput {
   readonly manifestUrl?: string;
   /** Posters and "Now on", shown under the install link: the front page of a configurable add-on. */
   readonly front?: FrontData;
+  /** A status shown above the install link (an import's progress or summary), already escaped. */
+  readonly notice?: SafeHtml;
 }
 
 /** Form field name of a config key: prefixed so keys can never clash with our own fields. */
@@ -37,6 +39,7 @@ export function configurePage(input: ConfigurePageInput): string {
   const defaultsWork = !fields.some(isRequired) && manifest.behaviorHints?.configurationRequired !== true;
   const body = html`
 <p class="lead">${manifest.description}</p>
+${input.notice ?? ''}
 ${
   input.manifestUrl
     ? html`<section class="result" aria-live="polite"><h2>Ready to install</h2>${installSection(input.manifestUrl)}</section>`

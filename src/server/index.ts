@@ -7,10 +7,11 @@ export {
   rotateKeyRing,
   serializeKeyRing,
 } from './config-token.js';
+export { type ConfigurePageInput, configurePage, fieldName } from './configure.js';
 export { createRequestHandler, redactPath } from './core.js';
 export { STATUS_BY_CODE } from './errors.js';
 export { toFetchHandler } from './fetch.js';
-export { escapeHtml, html } from './html.js';
+export { escapeHtml, html, SafeHtml } from './html.js';
 export {
   DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
   type ListenOptions,
@@ -18,4 +19,6 @@ export {
   type RunningServer,
   toNodeListener,
 } from './node.js';
+export { pageHeaders } from './page.js';
+export { createRateLimiter, type RateLimiter, type RateLimitOptions } from './rate-limit.js';
 export type { AddonSource, CoreRequest, CoreResponse, Logger, RequestHandler, ServerOptions } from './types.js';

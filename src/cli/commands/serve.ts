@@ -10,6 +10,7 @@ import { createRequestHandler, listen } from '../../server/index.js';
 import { describeManifestChange, type ManifestChange, openStore } from '../../store/index.js';
 import { buildAddon, holdsData, importAll, isDemo, prepareDemo } from '../app.js';
 import type { Command } from '../command.js';
+import { serveHosted } from '../hosted-serve.js';
 import { importInWorker } from '../import-worker.js';
 import { createLogger } from '../log.js';
 import { describeOutcome, failedParts, importSucceeded, keptSourceList } from '../report.js';
@@ -104,6 +105,17 @@ export const serveCommand: Command = {
       env: 'MARQUEE_QR',
       description: 'print a QR code of the install link (to install from a phone)',
     },
+    hosted: {
+      type: 'boolean',
+      env: 'MARQUEE_HOSTED',
+      description:
+        'public hosted mode: each user configures their own playlist, guide or Xtream account (docs/hosted.md)',
+    },
+    'allow-private-sources': {
+      type: 'boolean',
+      env: 'MARQUEE_ALLOW_PRIVATE_SOURCES',
+      description: 'let sources reach loopback and private addresses (a home network, tests)',
+    },
     demo: {
       type: 'boolean',
       env: 'MARQUEE_DEMO',
@@ -120,6 +132,7 @@ export const serveCommand: Command = {
       io.stderr.write(`marquee serve: ${portProblem}\n`);
       return 1;
     }
+    if (settings.hosted?.enabled === true) return serveHosted(settings, io);
     // With no source configured, what an earlier `marquee import` stored is served; the demo is for
     // an empty database. The demo always lives in its own temporary database: imported into the
     // user's, it would replace stored data, and on the next start be served with a stale guide.

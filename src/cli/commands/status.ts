@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { readRegistry, type SetRecord } from '../../hosted/index.js';
 import {
   describeManifestChange,
   formatCounts,
@@ -25,6 +26,46 @@ interface SourceStatus {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** One hosted source set as `status --json` prints it: its key, never its sources. */
+function setStatus(s: SetRecord) {
+  return {
+    set: s.key,
+    lastUse: iso(s.lastUsedAt),
+    ...(s.importedAt !== undefined ? { importedAt: iso(s.importedAt) } : {}),
+    ...(s.counts ? { counts: s.counts } : {}),
+    ...(s.lastImport
+      ? {
+          lastImport: {
+            at: iso(s.lastImport.at),
+            outcome: s.lastImport.outcome,
+            ...(s.lastImport.problem ? { problem: s.lastImport.problem } : {}),
+          },
+        }
+      : {}),
+    ...(s.bytes !== undefined ? { bytes: s.bytes } : {}),
+  };
+}
+
+/** Lines for people: one per set, newest use first. */
+function setLines(dir: string, sets: readonly SetRecord[]): string[] {
+  const lines = [`hosted source sets in ${dir}: ${sets.length}`];
+  for (const s of [...sets].sort((a, b) => b.lastUsedAt - a.lastUsedAt)) {
+    const ok = s.lastImport?.outcome === 'imported';
+    const counts = s.counts
+      ? `${formatCounts({ channels: s.counts.channels, programmes: s.counts.programmes, movies: s.counts.movies, series: s.counts.series })}`
+      : 'no data';
+    lines.push(
+      `${ok ? 'ok  ' : s.lastImport ? 'FAIL' : '... '} ${s.key}  last use ${formatTime(s.lastUsedAt)}  ${counts}`,
+    );
+    if (s.lastImport) {
+      lines.push(
+        `       last import:  ${formatTime(s.lastImport.at)}, ${s.lastImport.outcome}${s.lastImport.problem ? `: ${s.lastImport.problem}` : ''}`,
+      );
+    }
+  }
+  return lines;
+}
 
 function serving(s: SourceState): string {
   if (s.outcome === 'none' || s.goodAt === undefined) return 'nothing (it never imported well)';
@@ -69,6 +110,18 @@ export const statusCommand: Command = {
   async run(values, _positionals, io) {
     const { settings } = resolveSettings(values, io.cwd);
     const db = settings.db ?? resolve(io.cwd, 'marquee.db');
+    const hostedDir = settings.hosted?.dir ?? `${db}.hosted`;
+    const sets = existsSync(hostedDir) ? readRegistry(hostedDir) : undefined;
+    const setsOk = (sets ?? []).every((s) => s.lastImport?.outcome !== 'failed');
+    if (!existsSync(db) && sets) {
+      // A hosted instance: its sets are all there is.
+      if (values.json) {
+        io.stdout.write(
+          `${JSON.stringify({ db, ok: setsOk, hosted: { dir: hostedDir, sets: sets.map(setStatus) } }, null, 2)}\n`,
+        );
+      } else io.stdout.write(`${setLines(hostedDir, sets).join('\n')}\n`);
+      return setsOk ? 0 : 1;
+    }
     if (!existsSync(db)) {
       io.stderr.write(`marquee status: ${db} does not exist: nothing was imported yet (run \`marquee import\`)\n`);
       return 3;
@@ -96,6 +149,7 @@ export const statusCommand: Command = {
                 : {}),
               sources,
               ...(manifest ? { manifestChange: { ...manifest, at: iso(manifest.at) } } : {}),
+              ...(sets ? { hosted: { dir: hostedDir, sets: sets.map(setStatus) } } : {}),
             },
             null,
             2,
@@ -122,6 +176,7 @@ export const statusCommand: Command = {
         lines.push(`       serving:      ${s.serving}`);
       }
       if (manifest) lines.push(`manifest: ${formatTime(manifest.at)}: ${describeManifestChange(manifest)}`);
+      if (sets) lines.push(...setLines(hostedDir, sets));
       io.stdout.write(`${lines.join('\n')}\n`);
       return ok ? 0 : 1;
     } finally {

@@ -1,0 +1,108 @@
+/**
+ * `marquee serve --hosted`: one public add-on, each user with their own sources (docs/hosted.md).
+ * The operator's own sources are not served in this mode; the key ring beside the database (or
+ * `security.configKeyFile`, shared by every replica) encrypts the users' sources in their links.
+ */
+import { resolve } from 'node:path';
+import { createHostedHandler, createHostedService } from '../hosted/index.js';
+import { createRequestHandler, createTokenCodec, listen } from '../server/index.js';
+import type { Io } from './command.js';
+import { loadOrCreateKeyRing } from './keys.js';
+import { createLogger } from './log.js';
+import type { Settings } from './settings.js';
+import { version } from './version.js';
+
+const MiB = 1_048_576;
+
+export async function serveHosted(settings: Settings, io: Io): Promise<number> {
+  const log = createLogger(io.stdout, {
+    format: settings.log?.format ?? (io.stdout.isTTY ? 'pretty' : 'json'),
+    requests: settings.log?.requests ?? true,
+  });
+  const db = settings.db ?? resolve(io.cwd, 'marquee.db');
+  const keyFile = settings.security?.configKeyFile ?? `${db}.keys.json`;
+  const { ring } = loadOrCreateKeyRing(keyFile);
+  const id = settings.addon?.id ?? 'org.marquee.hosted';
+  const h = settings.hosted ?? {};
+  const serverOptions = {
+    logger: log,
+    ...(settings.publicUrl ? { publicUrl: settings.publicUrl } : {}),
+    ...(settings.basePath ? { basePath: settings.basePath } : {}),
+    ...(settings.security?.trustProxy ? { trustProxy: true } : {}),
+  };
+  const hours = settings.refresh?.intervalHours ?? 6;
+  const service = createHostedService({
+    dir: h.dir ?? `${db}.hosted`,
+    codec: createTokenCodec(ring, id),
+    manifest: {
+      id,
+      version: settings.addon?.version ?? version(),
+      name: settings.addon?.name ?? 'Marquee',
+      description:
+        settings.addon?.description ??
+        'Your own live TV: give your playlist and guide, or your Xtream account, and install your personal add-on.',
+      ...(settings.addon?.logo ? { logo: settings.addon.logo } : {}),
+      ...(settings.addon?.background ? { background: settings.addon.background } : {}),
+      ...(settings.addon?.contactEmail ? { contactEmail: settings.addon.contactEmail } : {}),
+    },
+    ...(h.concurrentImports ? { concurrentImports: h.concurrentImports } : {}),
+    ...(h.maxSourceSets ? { maxSourceSets: h.maxSourceSets } : {}),
+    ...(h.diskBudgetMegabytes ? { diskBudgetBytes: h.diskBudgetMegabytes * MiB } : {}),
+    ...(h.importsPerMinute ? { importsPerMinute: h.importsPerMinute } : {}),
+    refreshMs: hours * 3_600_000,
+    sourceOptions: {
+      allowPrivate: settings.sources?.allowPrivate === true,
+      ...(settings.sources?.timeoutSeconds ? { timeoutMs: settings.sources.timeoutSeconds * 1000 } : {}),
+      ...(settings.sources?.maxMegabytes ? { maxBytes: settings.sources.maxMegabytes * MiB } : {}),
+    },
+    handlerFor: (addon) => createRequestHandler(addon, { ...serverOptions, responseCache: { maxBytes: 8 * MiB } }),
+    log: (level, message, fields) =>
+      level === 'error'
+        ? log.error({ msg: message, ...fields })
+        : log[level === 'warn' ? 'warn' : 'event'](message, fields),
+  });
+  const hosted = createHostedHandler(service, {
+    ...serverOptions,
+    waitMs: (h.waitSeconds ?? 8) * 1000,
+    ...(settings.security?.rateLimitPerMinute
+      ? { rateLimit: { perMinute: settings.security.rateLimitPerMinute } }
+      : {}),
+  });
+  const host = settings.host ?? '127.0.0.1';
+  let running: Awaited<ReturnType<typeof listen>> | undefined;
+  try {
+    running = await listen(hosted.handle, {
+      port: settings.port ?? 7000,
+      host,
+      ...(settings.security?.maxConnectionsPerAddress !== undefined
+        ? { maxConnectionsPerAddress: settings.security.maxConnectionsPerAddress }
+        : {}),
+      ...(settings.security?.trustProxy ? { trustProxy: true } : {}),
+    });
+    const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+    const base = (settings.publicUrl ?? `http://${shownHost}:${running.port}${settings.basePath ?? ''}`).replace(
+      /\/+$/,
+      '',
+    );
+    io.stdout.write(
+      [
+        '',
+        `${hosted.addon.manifest.name} ${hosted.addon.manifest.version} is running (hosted: each user configures their own sources)`,
+        `  manifest:  ${base}/manifest.json`,
+        `  configure: ${base}/configure`,
+        `  sets:      ${service.dir} (${service.list().length} source sets)`,
+        ...(settings.sources?.allowPrivate === true
+          ? ['  (--allow-private-sources: user URLs may reach this machine and its network)']
+          : []),
+        '',
+      ].join('\n'),
+    );
+    const signal = await io.stopped;
+    log.event(`${signal}: finishing requests in flight, then stopping`);
+    await running.close(10_000);
+    return 0;
+  } finally {
+    await service.close();
+    hosted.close();
+  }
+}

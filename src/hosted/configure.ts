@@ -1,0 +1,245 @@
+/**
+ * The hosted configure flow. `POST /configure` takes the page's fields (`cfg_playlist`,
+ * `cfg_epg`, `cfg_xtreamUrl`, `cfg_xtreamUser`, `cfg_xtreamPass`), encrypts them into a token
+ * and starts (or joins) the import of their source set. With `Accept: application/json` it
+ * answers once that import has finished: `{ manifestUrl, summary }`, or a 4xx `{ error }` naming
+ * the source at fault. For a person it shows the import's progress (the page reloads itself at
+ * `/{token}/configure`), then the install link and a summary.
+ */
+import { MarqueeError } from '../errors.js';
+import {
+  type CoreRequest,
+  type CoreResponse,
+  configurePage,
+  fieldName,
+  html,
+  pageHeaders,
+  type SafeHtml,
+  type ServerOptions,
+} from '../server/index.js';
+import type { SetCounts, SetImportResult } from './import.js';
+import type { HostedService } from './service.js';
+import { HOSTED_FIELDS, type HostedSources, readHostedSources, sourceSetKey, sourcesToConfig } from './sources.js';
+
+const MAX_FORM_BYTES = 64 * 1024;
+const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+interface ConfigureOptions extends ServerOptions {
+  readonly waitMs: number;
+  readonly configureWaitMs?: number;
+  readonly clientAddress: string;
+}
+
+function baseUrl(request: CoreRequest, options: ServerOptions): string {
+  if (options.publicUrl) return options.publicUrl.replace(/\/+$/, '');
+  const forwardedHost = options.trustProxy ? request.header('x-forwarded-host')?.split(',')[0]?.trim() : undefined;
+  const forwardedProto = options.trustProxy ? request.header('x-forwarded-proto')?.split(',')[0]?.trim() : undefined;
+  const rawHost = forwardedHost ?? request.header('host') ?? '127.0.0.1';
+  const host = HOST.test(rawHost) ? rawHost : '127.0.0.1';
+  const proto = forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : (request.protocol ?? 'http');
+  return `${proto}://${host}${(options.basePath ?? '').replace(/\/+$/, '')}`;
+}
+
+function json(status: number, body: unknown, extra: Record<string, string> = {}): CoreResponse {
+  const text = JSON.stringify(body);
+  return {
+    status,
+    headers: {
+      'access-control-allow-origin': '*',
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      'content-length': String(Buffer.byteLength(text)),
+      ...extra,
+    },
+    body: text,
+  };
+}
+
+const jsonError = (status: number, code: string, message: string) => json(status, { error: { code, message } });
+
+const summaryOf = (c: SetCounts | undefined) => ({
+  channels: c?.channels ?? 0,
+  programmes: c?.programmes ?? 0,
+  movies: c?.movies ?? 0,
+  series: c?.series ?? 0,
+});
+
+const number = (n: number) => n.toLocaleString('en-US');
+
+/** "1,234 channels, 1,180 with a guide" (and films and series when there are any). */
+export function summaryLine(c: SetCounts): string {
+  const parts = [`${number(c.channels)} channel${c.channels === 1 ? '' : 's'}`, `${number(c.withGuide)} with a guide`];
+  if (c.movies > 0) parts.push(`${number(c.movies)} film${c.movies === 1 ? '' : 's'}`);
+  if (c.series > 0) parts.push(`${number(c.series)} series`);
+  return parts.join(', ');
+}
+
+/** Status of a result for the user: the first problem of a failed import, or of a source they gave. */
+function problemOf(result: SetImportResult): { status: number; code: string; message: string } | undefined {
+  const problem = result.problems[0];
+  if (!problem) return undefined;
+  return { status: 422, code: problem.code, message: `${problem.field}: ${problem.message}` };
+}
+
+function waitFor<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), ms);
+    }),
+  ]);
+}
+
+export async function handleHostedConfigure(
+  service: HostedService,
+  request: CoreRequest,
+  segment: string | undefined,
+  options: ConfigureOptions,
+): Promise<CoreResponse> {
+  const base = baseUrl(request, options);
+  const wantsJson = /application\/json/i.test(request.header('accept') ?? '');
+  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
+  const page = (status: number, input: Partial<Parameters<typeof configurePage>[0]>, extra = {}): CoreResponse => {
+    const body = configurePage({ manifest: publicManifest(service), baseUrl: base, nonce, values: {}, ...input });
+    return {
+      status,
+      headers: {
+        'access-control-allow-origin': '*',
+        ...pageHeaders(nonce),
+        ...extra,
+        'content-length': String(Buffer.byteLength(body)),
+      },
+      body,
+    };
+  };
+
+  let previous: Record<string, unknown> | undefined;
+  let token: string | undefined;
+  if (segment !== undefined) {
+    try {
+      token = decodeURIComponent(segment);
+    } catch {
+      token = undefined;
+    }
+    previous = token !== undefined ? service.codec.decode(token) : undefined;
+    if (!previous) return json(404, { error: { code: 'NOT_FOUND', message: 'this install link is not ours' } });
+  }
+
+  let sources: HostedSources | undefined;
+  if (request.method === 'POST') {
+    if (!request.readBody) throw new MarqueeError('BAD_REQUEST', 'this runtime cannot read a request body');
+    let form: URLSearchParams;
+    try {
+      form = new URLSearchParams(Buffer.from(await request.readBody(MAX_FORM_BYTES)).toString('utf8'));
+    } catch {
+      return jsonError(413, 'BAD_REQUEST', `the form is larger than ${MAX_FORM_BYTES} bytes`);
+    }
+    const sentPrevious = form.get('previous') ?? token;
+    const old = sentPrevious ? service.codec.decode(sentPrevious) : undefined;
+    const raw: Record<string, unknown> = {};
+    for (const field of HOSTED_FIELDS) {
+      const value = form.get(fieldName(field.key));
+      if (field.type === 'password' && (value === null || value === '') && old?.[field.key] !== undefined) {
+        raw[field.key] = old[field.key];
+      } else if (value !== null) raw[field.key] = value;
+    }
+    const read = readHostedSources(raw);
+    if (!read.sources) {
+      if (wantsJson) {
+        return jsonError(400, 'INVALID_CONFIG', read.problems.map((p) => `${p.key}: ${p.message}`).join('; '));
+      }
+      const shown = { ...raw };
+      delete shown.xtreamPass;
+      return page(400, { values: shown, problems: read.problems });
+    }
+    sources = read.sources;
+  } else {
+    sources = readHostedSources(previous ?? {}).sources;
+    if (!sources) return json(404, { error: { code: 'NOT_FOUND', message: 'this install link is not ours' } });
+  }
+
+  const config = sourcesToConfig(sources);
+  const encoded = request.method === 'POST' || token === undefined ? service.codec.encode(config) : token;
+  const manifestUrl = `${base}/${encodeURIComponent(encoded)}/manifest.json`;
+  const key = sourceSetKey(sources);
+  const use =
+    request.method === 'POST'
+      ? service.use(sources, { limitKey: `addr:${options.clientAddress}` })
+      : service.use(sources);
+  const shown: Record<string, unknown> = { ...config };
+  delete shown.xtreamPass;
+
+  if (!use.ready && !use.importing && use.refused) {
+    const status = use.refused.code === 'RATE_LIMITED' ? 429 : 503;
+    if (wantsJson) return jsonError(status, use.refused.code, use.refused.message);
+    return page(status, { values: shown, notice: html`<p class="errors" role="alert">${use.refused.message}</p>` });
+  }
+
+  // A first import: the user waits for it (JSON) or watches it (page). A refresh of a set that
+  // already serves data does not hold the user up.
+  const first = !use.ready && use.importing !== undefined;
+  let result: SetImportResult | undefined;
+  let failure: Error | undefined;
+  if (first) {
+    const limit = wantsJson ? (options.configureWaitMs ?? 600_000) : Math.min(options.waitMs, 5_000);
+    try {
+      result = await waitFor(use.importing!, limit);
+    } catch (error) {
+      failure = error as Error;
+    }
+    if (!result && !failure) {
+      if (wantsJson) return jsonError(503, 'IMPORT_FAILED', 'the import is taking too long: try again later');
+      const progress = service.progress(key);
+      const line = progress
+        ? `Importing: ${progress.phase}${progress.records ? `, ${number(progress.records)} entries` : ''}${progress.bytes ? `, ${number(Math.round(progress.bytes / 1024))} KB` : ''}…`
+        : 'Waiting for its turn to import…';
+      return page(
+        202,
+        {
+          values: shown,
+          previous: encoded,
+          notice: html`<section class="result" aria-live="polite"><h2>Importing your sources</h2><p>${line}</p><p><a href="${base}/${encodeURIComponent(encoded)}/configure">Refresh</a> (this page reloads itself every 2 seconds)</p></section>`,
+        },
+        { refresh: `2; url=${base}/${encodeURIComponent(encoded)}/configure` },
+      );
+    }
+  }
+
+  const record = service.record(key);
+  const problem = failure
+    ? { status: 422, code: (failure as { code?: string }).code ?? 'IMPORT_FAILED', message: failure.message }
+    : result
+      ? problemOf(result)
+      : !use.ready && record?.lastImport?.outcome === 'failed'
+        ? {
+            status: 422,
+            code: 'SOURCE_INVALID',
+            message: record.lastImport.problem ?? 'the sources could not be imported',
+          }
+        : undefined;
+  if (problem) {
+    if (wantsJson) return jsonError(problem.status, problem.code, problem.message);
+    const field = problem.message.split(':')[0] ?? 'playlist';
+    const known = HOSTED_FIELDS.some((f) => f.key === field) ? field : 'playlist';
+    return page(problem.status, {
+      values: shown,
+      problems: [{ key: known, message: problem.message.slice(field.length + 1).trim() || problem.message }],
+    });
+  }
+  const counts = result?.counts ?? record?.counts;
+  if (wantsJson) return json(200, { manifestUrl, summary: summaryOf(counts) });
+  const notice: SafeHtml = html`<p class="summary"><strong>${counts ? summaryLine(counts) : ''}</strong></p>`;
+  return page(200, { values: shown, previous: encoded, manifestUrl, notice });
+}
+
+function publicManifest(service: HostedService) {
+  return {
+    ...service.manifest,
+    resources: [],
+    types: [],
+    catalogs: [],
+    config: [...HOSTED_FIELDS],
+    behaviorHints: { configurable: true, configurationRequired: true },
+  } as unknown as Parameters<typeof configurePage>[0]['manifest'];
+}

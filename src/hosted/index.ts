@@ -1,0 +1,27 @@
+export { handleHostedConfigure, summaryLine } from './configure.js';
+export {
+  createHostedHandler,
+  type HostedHandler,
+  type HostedHandlerOptions,
+  PENDING_CACHE_CONTROL,
+} from './handler.js';
+export {
+  importSourceSet,
+  type SetCounts,
+  type SetImportOptions,
+  type SetImportResult,
+  type SetProblem,
+  type SetProgress,
+  userAddressPolicy,
+} from './import.js';
+export { importInWorker } from './import-worker.js';
+export { openRegistry, REGISTRY_FILE, readRegistry, type SetRecord } from './registry.js';
+export {
+  createHostedService,
+  type HostedManifestBase,
+  type HostedOptions,
+  type HostedService,
+  type SetUse,
+  scrub,
+} from './service.js';
+export { HOSTED_FIELDS, type HostedSources, readHostedSources, sourceSetKey, sourcesToConfig } from './sources.js';
