@@ -5,12 +5,13 @@
  * nginx is not installed (CI installs it: .ci/run).
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sourceSetKey } from '../src/hosted/index.js';
+import { setKeySecret, sourceSetKey } from '../src/hosted/index.js';
+import { parseKeyRing } from '../src/server/index.js';
 import { form, type SourceServer, startSourceServer } from './helpers/hosted.js';
 import { httpRequest } from './helpers/http.js';
 import { nginxBinary, nginxErrors, scalingBlock, startNginx, writeNginxConfig } from './helpers/nginx.js';
@@ -124,7 +125,9 @@ describe.skipIf(!NGINX)('hosted replicas behind nginx (docs/scaling.md)', () => 
       if (servedBy === configuredBy) {
         link = candidate;
         home = servedBy;
-        key = sourceSetKey({ playlist, epg: `${sources.url}/guide.xml` });
+        // The replicas name sets by a hash keyed from their shared key ring.
+        const ring = parseKeyRing(readFileSync(join(dir, 'keys.json'), 'utf8'));
+        key = sourceSetKey({ playlist, epg: `${sources.url}/guide.xml` }, setKeySecret(ring));
       }
     }
     expect(home, 'no link landed on the replica that imported it in 12 tries').not.toBe(-1);

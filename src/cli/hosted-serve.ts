@@ -4,7 +4,7 @@
  * `security.configKeyFile`, shared by every replica) encrypts the users' sources in their links.
  */
 import { resolve } from 'node:path';
-import { createHostedHandler, createHostedService } from '../hosted/index.js';
+import { createHostedHandler, createHostedService, setKeySecret } from '../hosted/index.js';
 import { createRequestHandler, createTokenCodec, listen } from '../server/index.js';
 import type { Io } from './command.js';
 import { loadOrCreateKeyRing } from './keys.js';
@@ -34,6 +34,7 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
   const service = createHostedService({
     dir: h.dir ?? `${db}.hosted`,
     codec: createTokenCodec(ring, id),
+    setKeySecret: setKeySecret(ring),
     manifest: {
       id,
       version: settings.addon?.version ?? version(),

@@ -19,7 +19,7 @@ import {
 } from '../server/index.js';
 import type { SetCounts, SetImportResult } from './import.js';
 import type { HostedService } from './service.js';
-import { HOSTED_FIELDS, type HostedSources, readHostedSources, sourceSetKey, sourcesToConfig } from './sources.js';
+import { HOSTED_FIELDS, type HostedSources, readHostedSources, sourcesToConfig } from './sources.js';
 
 const MAX_FORM_BYTES = 64 * 1024;
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
@@ -162,7 +162,7 @@ export async function handleHostedConfigure(
   const config = sourcesToConfig(sources);
   const encoded = request.method === 'POST' || token === undefined ? service.codec.encode(config) : token;
   const manifestUrl = `${base}/${encodeURIComponent(encoded)}/manifest.json`;
-  const key = sourceSetKey(sources);
+  const key = service.keyOf(sources);
   const use =
     request.method === 'POST'
       ? service.use(sources, { limitKey: `addr:${options.clientAddress}` })

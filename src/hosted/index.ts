@@ -24,4 +24,11 @@ export {
   type SetUse,
   scrub,
 } from './service.js';
-export { HOSTED_FIELDS, type HostedSources, readHostedSources, sourceSetKey, sourcesToConfig } from './sources.js';
+export {
+  HOSTED_FIELDS,
+  type HostedSources,
+  readHostedSources,
+  setKeySecret,
+  sourceSetKey,
+  sourcesToConfig,
+} from './sources.js';

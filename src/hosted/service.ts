@@ -33,6 +33,8 @@ export interface HostedOptions {
   readonly manifest: HostedManifestBase;
   /** Encrypts the users' sources into their install links. */
   readonly codec: ConfigCodec;
+  /** Keys the hash that names each set (`setKeySecret(ring)`); without it, a plain hash. */
+  readonly setKeySecret?: Uint8Array;
   /** Imports running at once; the rest wait in a queue. Default 2. */
   readonly concurrentImports?: number;
   /** Imports waiting at most; past it a new set is refused (busy). Default 1000. */
@@ -72,6 +74,8 @@ export interface HostedService {
   readonly dir: string;
   readonly manifest: HostedManifestBase;
   readonly codec: ConfigCodec;
+  /** The key that names the set of `sources`. */
+  keyOf(sources: HostedSources): string;
   /** Note a use of `sources`: starts their import when they have none, or a refresh when due. */
   use(sources: HostedSources, options?: { limitKey?: string }): SetUse;
   /** The request handler of a set that has data. */
@@ -289,7 +293,7 @@ export function createHostedService(options: HostedOptions): HostedService {
     manifest: options.manifest,
     codec: options.codec,
     use(sources, useOptions = {}) {
-      const key = sourceSetKey(sources);
+      const key = sourceSetKey(sources, options.setKeySecret);
       const record = registry.touch(key, now());
       const ready = hasData(record);
       const running = jobs.get(key);
@@ -311,6 +315,7 @@ export function createHostedService(options: HostedOptions): HostedService {
         return { key, ready, refused: error as MarqueeError };
       }
     },
+    keyOf: (sources) => sourceSetKey(sources, options.setKeySecret),
     handler: (key) => openSet(key).handler,
     progress: (key) => jobs.get(key)?.progress,
     record: (key) => registry.get(key),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PATH_LIMITS } from '../protocol/index.js';
-import { createTokenCodec, generateKeyRing } from '../server/index.js';
-import { readHostedSources, sourceSetKey, sourcesToConfig } from './sources.js';
+import { createTokenCodec, generateKeyRing, rotateKeyRing } from '../server/index.js';
+import { readHostedSources, setKeySecret, sourceSetKey, sourcesToConfig } from './sources.js';
 
 describe('hosted sources', () => {
   it('normalises URLs so equal sources make one set key', () => {
@@ -10,6 +10,17 @@ describe('hosted sources', () => {
     expect(a).toEqual(b);
     expect(sourceSetKey(a)).toBe(sourceSetKey(b));
     expect(sourceSetKey(a)).not.toBe(sourceSetKey({ playlist: 'https://tv.example/other.m3u' }));
+  });
+
+  it("keys the set hash with the ring's oldest key: the same for every replica and after a rotation, unguessable without it", () => {
+    const sources = { xtreamUrl: 'http://panel.example:8080/', xtreamUser: 'me', xtreamPass: 'pw' };
+    const ring = generateKeyRing('k1');
+    const secret = setKeySecret(ring);
+    const key = sourceSetKey(sources, secret);
+    expect(key).toMatch(/^[0-9a-f]{32}$/);
+    expect(sourceSetKey(sources, setKeySecret(rotateKeyRing(ring, 'k2')))).toBe(key);
+    expect(sourceSetKey(sources, setKeySecret(generateKeyRing('k1')))).not.toBe(key);
+    expect(sourceSetKey(sources)).not.toBe(key);
   });
 
   it('takes an Xtream account with the credentials in its URL', () => {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { ConfigProblem } from '../addon/index.js';
 import type { ConfigField } from '../protocol/index.js';
 
@@ -117,12 +117,15 @@ export function readHostedSources(values: Readonly<Record<string, unknown>>): {
 }
 
 /**
- * The source set's key: a hash of the normalised sources, so two users with the same sources
- * share one import and one store. It names files and status lines; it reveals no URL.
+ * The source set's key: a keyed hash (HMAC-SHA-256 under `secret`) of the normalised sources, so
+ * two users with the same sources share one import and one store. It names files, log lines and
+ * status lines; it reveals no URL, and without the secret nobody holding a key (a log, a status
+ * listing) can test guesses of the URL or password against it. Without a secret (tests, tools)
+ * it is a plain hash.
  *
- * @example sourceSetKey({ playlist: 'https://tv.example/list.m3u' }).length // 32
+ * @example sourceSetKey({ playlist: 'https://tv.example/list.m3u' }, secret).length // 32
  */
-export function sourceSetKey(sources: HostedSources): string {
+export function sourceSetKey(sources: HostedSources, secret?: Uint8Array): string {
   const canonical = JSON.stringify([
     sources.playlist ?? null,
     sources.epg ?? null,
@@ -130,7 +133,19 @@ export function sourceSetKey(sources: HostedSources): string {
     sources.xtreamUser ?? null,
     sources.xtreamPass ?? null,
   ]);
-  return createHash('sha256').update(`marquee-hosted-v1\n${canonical}`).digest('hex').slice(0, 32);
+  const hash = secret === undefined ? createHash('sha256') : createHmac('sha256', secret);
+  return hash.update(`marquee-hosted-v1\n${canonical}`).digest('hex').slice(0, 32);
+}
+
+/**
+ * The set-key secret of a key ring: derived from its oldest key (the smallest id), so every
+ * replica sharing the ring names a set alike, and `rotate-key` does not rename the sets.
+ * @example setKeySecret(ring).byteLength // 32
+ */
+export function setKeySecret(ring: { readonly keys: Readonly<Record<string, Uint8Array>> }): Uint8Array {
+  const oldest = Object.keys(ring.keys).sort()[0];
+  if (oldest === undefined) throw new Error('the key ring holds no key');
+  return createHmac('sha256', ring.keys[oldest]!).update('marquee hosted source set keys').digest();
 }
 
 /** The values a token holds for `sources` (the config codec encrypts them). */
