@@ -13,6 +13,8 @@ import { decodeText } from './open.js';
 import type { SourceCopySink, SourceStream } from './types.js';
 
 const MiB = 1024 * 1024;
+/** Bytes of a copy that may wait for the disk before the read waits too. */
+const COPY_BUFFER = 8 * MiB;
 
 /** A copy being written to a file; `finish` once the source was read whole, else `discard`. */
 export interface CopyFile extends SourceCopySink {
@@ -28,7 +30,10 @@ export interface CopyFile extends SourceCopySink {
  * @example const copy = createCopyFile('/tmp/x/guide.copy'); await openSource(url, { copyTo: copy })
  */
 export function createCopyFile(path: string): CopyFile {
-  const file = createWriteStream(path);
+  // Room for a few MiB of chunks: with the default 16 KiB every chunk of a source waited for its
+  // own write before the parser got it; now the writes run on libuv's threads while it parses.
+  // The chunks are the source's own buffers (not copied), so this bounds memory at COPY_BUFFER.
+  const file = createWriteStream(path, { highWaterMark: COPY_BUFFER });
   let failure: Error | undefined;
   file.on('error', (error) => {
     failure ??= error;

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { Tokenizer } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
-import { createFastTokenizer, NATIVE_SKIP_AVAILABLE } from './fast-tokenizer.js';
+import { createFastTokenizer, NAME_SKIP_AVAILABLE, NATIVE_SKIP_AVAILABLE } from './fast-tokenizer.js';
 
 type Callbacks = ConstructorParameters<typeof Tokenizer>[1];
 const CALLBACKS = [
@@ -52,6 +52,15 @@ const documents: Array<[string, string]> = [
       `<![CDATA[x]]]]><![CDAT<p>t &amp; < x</ p></p ><//><x/ ><y></y></>text at the end <!-- open`,
   ],
   ['an unterminated attribute', '<tv><programme start="2024'],
+  [
+    'names ended by every character that ends them',
+    `<tv\tgenerator-info-name='x'\r\nsource=a/><long-element-name-here attr-name-x = "1"\fother=2 bare ` +
+      `last/><x-y>t</x-y\n><a\rb="c"></a\t></a></programme\f>` +
+      `<${'n'.repeat(300)} ${'a'.repeat(200)}="v">t</${'n'.repeat(300)}>`,
+  ],
+  ['a tag name that never ends', '<tv><programme-and-more-and-more'],
+  ['an attribute name that never ends', '<tv a="1" attribute-without-end'],
+  ['a closing tag name that never ends', '<tv></programme-and-more'],
   ['an unterminated CDATA section', '<tv><title><![CDATA[ never ] ]] ends'],
   ['a processing instruction that never ends', '<?xml version="1.0"'],
 ];
@@ -59,6 +68,7 @@ const documents: Array<[string, string]> = [
 describe('createFastTokenizer', () => {
   it('finds the internals it replaces in the htmlparser2 installed', () => {
     expect(NATIVE_SKIP_AVAILABLE).toBe(true);
+    expect(NAME_SKIP_AVAILABLE).toBe(true);
     const made = fast({} as Callbacks) as unknown as Record<string, unknown>;
     expect(made.fastForwardTo).not.toBe((Tokenizer.prototype as unknown as Record<string, unknown>).fastForwardTo);
   });

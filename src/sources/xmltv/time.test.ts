@@ -75,6 +75,24 @@ describe('createXmltvTimeParser', () => {
     expect(createXmltvTimeParser({ shiftHours: 3 })('garbage')).toBeUndefined();
   });
 
+  it('gives what parsing gives for every text, remembered or not (past the table size too)', () => {
+    const parse = createXmltvTimeParser({ shiftHours: 1, defaultOffsetMinutes: 30 });
+    const texts: string[] = [];
+    for (let i = 0; i < 6000; i++) {
+      const minute = String(i % 60).padStart(2, '0');
+      const hour = String(Math.floor(i / 60) % 24).padStart(2, '0');
+      const day = String(1 + (Math.floor(i / 1440) % 28)).padStart(2, '0');
+      texts.push(`202403${day}${hour}${minute}00 +0100`, `202403${day}${hour}${minute}00`, `2024 bad ${i % 7}`);
+    }
+    for (const round of [0, 1]) {
+      for (let i = 0; i < texts.length; i += round === 0 ? 1 : 7) {
+        const text = texts[i]!;
+        const plain = parseXmltvTime(text, 30);
+        expect(parse(text)).toBe(plain === undefined ? undefined : plain + 3_600_000);
+      }
+    }
+  });
+
   it('refuses shifts and offsets an operator cannot mean', () => {
     for (const options of [
       { shiftHours: Number.NaN },

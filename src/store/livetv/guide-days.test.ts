@@ -140,3 +140,47 @@ describe('guide days', () => {
     expect(() => forEachEntry(Buffer.from('10,20,99,ab'), () => {})).toThrow(/corrupt/);
   });
 });
+
+describe('GuideDayWriter entries', () => {
+  it('are the bytes of start,stop,length,video whatever the text and the buffer size (one encoding pass or measured)', async () => {
+    const { default: Database } = await import('better-sqlite3');
+    const { GuideDayWriter, DAY } = await import('./guide-days.js');
+    const texts = [
+      '',
+      'a',
+      ',"title":"News"',
+      'é — ü',
+      '😀'.repeat(30),
+      'lone \ud800',
+      'x'.repeat(180),
+      'ü'.repeat(90),
+    ];
+    for (const arena of [256, 300, 400, 1000, 4096]) {
+      const db = new Database(':memory:');
+      db.exec(
+        'CREATE TABLE guide_days (key_id INTEGER, day INTEGER, part INTEGER, entries BLOB, PRIMARY KEY (key_id, day, part))',
+      );
+      const writer = new GuideDayWriter(db, arena);
+      const expected = new Map<string, Buffer[]>();
+      const day0 = firstGuideDay(at('2030-01-10T00:00:00Z'));
+      for (let i = 0; i < 200; i++) {
+        const key = 1 + (i % 3);
+        // 3-hour slots: some run over midnight and go into two days.
+        const start = day0 + Math.floor(i / 3) * HOUR * 3 - (i % 7 === 0 ? 0 : 1);
+        const stop = start + HOUR * 3;
+        const video = texts[i % texts.length]!;
+        writer.add(key, start, stop, video);
+        for (let day = firstGuideDay(start); day < stop; day += DAY) {
+          const id = `${key}/${day}`;
+          const bytes = Buffer.from(video);
+          expected.set(id, [...(expected.get(id) ?? []), Buffer.from(`${start},${stop},${bytes.length},`), bytes]);
+        }
+      }
+      writer.finish();
+      const rows = db.prepare('SELECT key_id, day, entries FROM guide_days').raw().all() as [number, number, Buffer][];
+      expect(rows.length).toBe(expected.size);
+      for (const [key, day, entries] of rows) expect(entries).toEqual(Buffer.concat(expected.get(`${key}/${day}`)!));
+      db.close();
+    }
+  });
+});
