@@ -33,6 +33,8 @@ const DRIVER_MAX = 0.9;
 const PIPELINING = [1, 2, 4, 8, 16];
 /** Calibration asks for a margin over the validity bounds: the measured run is longer, and noisier. */
 const MARGIN = 0.03;
+/** Measurements of one case before it is recorded as invalid (each may raise the pipelining). */
+const ATTEMPTS = 4;
 
 function validity(limit, measured) {
   if (limit?.serverCpu === undefined) return { ok: false, why: 'no CPU accounting (/proc is missing)' };
@@ -133,7 +135,7 @@ export async function runHttp({ root, dir, durationS, warmupS, connections, log 
       for (const c of list) {
         // The driver must not be the bottleneck: raise pipelining until the limit server (which
         // only replays bytes) keeps its core busy while this process stays under 90% of its own.
-        const pipelining = await saturate(bare.url + c.path, { connections, compressed, serverPid: pidOf(bare), log });
+        let pipelining = await saturate(bare.url + c.path, { connections, compressed, serverPid: pidOf(bare), log });
         for (let attempt = 1; ; attempt++) {
           const measured = [];
           for (const s of servers) {
@@ -157,12 +159,16 @@ export async function runHttp({ root, dir, durationS, warmupS, connections, log 
           }
           const limit = measured.find((r) => r.server === 'limit');
           const valid = validity(limit, measured);
-          if (valid.ok || attempt === 3) {
+          if (valid.ok || attempt === ATTEMPTS) {
             for (const r of measured)
               rows.push({ ...r, valid: valid.ok, ...(valid.ok ? {} : { invalid: valid.why }), attempt });
             break;
           }
-          log(`http: ${c.name}: invalid (${valid.why}); measuring the case again`);
+          // The limit server had idle time while the driver had room: more requests in flight.
+          const room = measured.every((r) => r.driverCpu <= DRIVER_MAX - MARGIN);
+          const deeper = PIPELINING.find((d) => d > pipelining);
+          if (limit !== undefined && limit.serverCpu < SERVER_BUSY && room && deeper !== undefined) pipelining = deeper;
+          log(`http: ${c.name}: invalid (${valid.why}); measuring the case again (pipelining ${pipelining})`);
         }
       }
     }
