@@ -36,6 +36,9 @@ const MARGIN = 0.03;
 /** Measurements of one case before it is recorded as invalid (each may raise the pipelining). */
 const ATTEMPTS = 4;
 
+/** Against a server with idle time, a driver this busy may be what held it back. */
+const DRIVER_NEAR = 0.8;
+
 function validity(limit, measured) {
   if (limit?.serverCpu === undefined) return { ok: false, why: 'no CPU accounting (/proc is missing)' };
   if (limit.serverCpu < SERVER_BUSY) {
@@ -43,6 +46,15 @@ function validity(limit, measured) {
   }
   const busy = measured.find((r) => r.driverCpu > DRIVER_MAX);
   if (busy) return { ok: false, why: `the driver used ${(busy.driverCpu * 100).toFixed(0)}% against ${busy.server}` };
+  // A server that idled while the driver was near its limit may have been waiting for the driver
+  // (a slower answer costs the driver more wake-ups per response): its ratio would be the driver's.
+  const held = measured.find((r) => r.serverCpu !== undefined && r.serverCpu < SERVER_BUSY && r.driverCpu > DRIVER_NEAR);
+  if (held) {
+    return {
+      ok: false,
+      why: `${held.server} used ${(held.serverCpu * 100).toFixed(0)}% of its core while the driver used ${(held.driverCpu * 100).toFixed(0)}%`,
+    };
+  }
   return { ok: true };
 }
 
@@ -164,10 +176,12 @@ export async function runHttp({ root, dir, durationS, warmupS, connections, log 
               rows.push({ ...r, valid: valid.ok, ...(valid.ok ? {} : { invalid: valid.why }), attempt });
             break;
           }
-          // The limit server had idle time while the driver had room: more requests in flight.
+          // A server had idle time while the driver had room, or was held back by a busy driver:
+          // more requests in flight (the driver then batches more responses per wake-up).
           const room = measured.every((r) => r.driverCpu <= DRIVER_MAX - MARGIN);
+          const idle = measured.some((r) => r.serverCpu !== undefined && r.serverCpu < SERVER_BUSY);
           const deeper = PIPELINING.find((d) => d > pipelining);
-          if (limit !== undefined && limit.serverCpu < SERVER_BUSY && room && deeper !== undefined) pipelining = deeper;
+          if (idle && (room || valid.why.includes('while the driver')) && deeper !== undefined) pipelining = deeper;
           log(`http: ${c.name}: invalid (${valid.why}); measuring the case again (pipelining ${pipelining})`);
         }
       }
