@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isMarqueeError } from '../../errors.js';
 import type { XmltvLimits } from './limits.js';
-import { type ReadXmltvOptions, readXmltv } from './read.js';
+import { chooseTokenizer, type ReadXmltvOptions, readXmltv } from './read.js';
 
 type Tokenizer = NonNullable<ReadXmltvOptions['tokenizer']>;
 
@@ -74,6 +74,21 @@ const SMALL_LIMITS: Partial<XmltvLimits> = {
 };
 
 describe('readXmltv: our tokenizer equals htmlparser2', () => {
+  it('uses ours unless the option or MARQUEE_XMLTV_TOKENIZER=htmlparser2 asks for the plain path', () => {
+    const before = process.env.MARQUEE_XMLTV_TOKENIZER;
+    try {
+      delete process.env.MARQUEE_XMLTV_TOKENIZER;
+      expect(chooseTokenizer(undefined)).toBe('marquee');
+      expect(chooseTokenizer('htmlparser2')).toBe('htmlparser2');
+      process.env.MARQUEE_XMLTV_TOKENIZER = 'htmlparser2';
+      expect(chooseTokenizer(undefined)).toBe('htmlparser2');
+      expect(chooseTokenizer('marquee')).toBe('marquee');
+    } finally {
+      if (before === undefined) delete process.env.MARQUEE_XMLTV_TOKENIZER;
+      else process.env.MARQUEE_XMLTV_TOKENIZER = before;
+    }
+  });
+
   it.each(files)('%s: whole, split at every few bytes, and truncated', async (_, bytes) => {
     const whole = await expectSame([bytes]);
     expect(whole.batches.length + (whole.error ? 1 : 0)).toBeGreaterThan(0);

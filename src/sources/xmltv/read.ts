@@ -3,8 +3,8 @@
  * consumer inserting batches holds memory flat whatever the guide's size. Our tokenizer
  * (xml-tokenizer.ts: htmlparser2's XML-mode tokenizer state for state, in one loop; htmlparser2's
  * own with `tokenizer: 'htmlparser2'`) does the tokenising (it recovers from an unescaped `&`
- * where strict parsers stop); it never reads a DTD and we decode only XML's five entities and numeric references, so entity
- * bombs and external entities have nothing to expand.
+ * where strict parsers stop); it never reads a DTD and we decode only XML's five entities and
+ * numeric references, so entity bombs and external entities have nothing to expand.
  */
 import type { GuideChannel, Programme, SourceWarning } from '../records.js';
 import { ChunkDecoder } from './decode.js';
@@ -45,7 +45,7 @@ export interface ReadXmltvOptions {
 }
 
 /** The tokenizer a reader uses: the option, else the environment's choice, else ours. */
-function chooseTokenizer(option: ReadXmltvOptions['tokenizer']): 'marquee' | 'htmlparser2' {
+export function chooseTokenizer(option: ReadXmltvOptions['tokenizer']): 'marquee' | 'htmlparser2' {
   return option ?? (process.env.MARQUEE_XMLTV_TOKENIZER === 'htmlparser2' ? 'htmlparser2' : 'marquee');
 }
 
