@@ -2,8 +2,9 @@
  * The token callbacks of htmlparser2's Tokenizer (XML mode, entity decoding off), whether they come
  * from our port of it (xml-tokenizer.ts, the default) or from htmlparser2's own (the plain path),
  * handled directly rather than through htmlparser2's Parser: the Parser cuts a string for every
- * text run and attribute and keeps its own element stack, while a guide reader ignores most of both. Here strings are cut only when the mapper
- * wants them, the element stack is ours, and depth and attribute sizes are bounded as they grow.
+ * text run and attribute and keeps its own element stack, while a guide reader ignores most of both.
+ * Here strings are cut only when the mapper wants them, the element stack is ours, and depth and
+ * attribute sizes are bounded as they grow.
  */
 import type { QuoteType, TokenizerCallbacks } from 'htmlparser2';
 import type { XmltvLimits } from './limits.js';
