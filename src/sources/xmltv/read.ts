@@ -1,9 +1,10 @@
 /**
  * The streaming XMLTV reader: chunks in, batches of records out, about one batch per chunk so a
- * consumer inserting batches holds memory flat whatever the guide's size. htmlparser2's tokenizer
- * in XML mode does the tokenising (it recovers from an unescaped `&` where strict parsers stop);
- * it never reads a DTD and we decode only XML's five entities and numeric references, so entity
- * bombs and external entities have nothing to expand.
+ * consumer inserting batches holds memory flat whatever the guide's size. Our tokenizer
+ * (xml-tokenizer.ts: htmlparser2's XML-mode tokenizer state for state, in one loop; htmlparser2's
+ * own with `tokenizer: 'htmlparser2'`) does the tokenising (it recovers from an unescaped `&`
+ * where strict parsers stop); it never reads a DTD and we decode only XML's five entities and
+ * numeric references, so entity bombs and external entities have nothing to expand.
  */
 import type { GuideChannel, Programme, SourceWarning } from '../records.js';
 import { ChunkDecoder } from './decode.js';
@@ -14,6 +15,7 @@ import { createXmltvTimeParser } from './time.js';
 import { TokenHandler } from './tokens.js';
 import { WarningSink } from './warnings.js';
 import { DocumentWindow } from './window.js';
+import { XmlTokenizer } from './xml-tokenizer.js';
 
 /** What one step of the reader yields. */
 export interface XmltvBatch {
@@ -35,6 +37,16 @@ export interface ReadXmltvOptions {
    * name (a playlist's `url-tvg`): its answer is never echoed into errors and logs.
    */
   readonly quote?: boolean;
+  /**
+   * The tokenizer: ours (xml-tokenizer.ts, the default) or htmlparser2's, the plain path it is held
+   * equal to (also chosen by the environment variable MARQUEE_XMLTV_TOKENIZER=htmlparser2).
+   */
+  readonly tokenizer?: 'marquee' | 'htmlparser2';
+}
+
+/** The tokenizer a reader uses: the option, else the environment's choice, else ours. */
+export function chooseTokenizer(option: ReadXmltvOptions['tokenizer']): 'marquee' | 'htmlparser2' {
+  return option ?? (process.env.MARQUEE_XMLTV_TOKENIZER === 'htmlparser2' ? 'htmlparser2' : 'marquee');
 }
 
 /** Text handed to the parser at once: a caller passing one huge string still gets bounded batches. */
@@ -80,7 +92,10 @@ export async function* readXmltv(
   );
   tokens.attach(mapper);
   // Entities are decoded by the mapper, only in the text it keeps: the tokenizer runs far faster without.
-  const tokenizer = createFastTokenizer({ xmlMode: true, decodeEntities: false }, tokens);
+  const tokenizer =
+    chooseTokenizer(options.tokenizer) === 'htmlparser2'
+      ? createFastTokenizer({ xmlMode: true, decodeEntities: false }, tokens)
+      : new XmlTokenizer(tokens);
   const decoder = new ChunkDecoder(warnings);
   let replacementSeen = false;
 

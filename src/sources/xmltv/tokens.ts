@@ -1,8 +1,10 @@
 /**
- * htmlparser2's Tokenizer (XML mode, entity decoding off) driven directly rather than through its
- * Parser: the Parser cuts a string for every text run and attribute and keeps its own element
- * stack, while a guide reader ignores most of both. Here strings are cut only when the mapper
- * wants them, the element stack is ours, and depth and attribute sizes are bounded as they grow.
+ * The token callbacks of htmlparser2's Tokenizer (XML mode, entity decoding off), whether they come
+ * from our port of it (xml-tokenizer.ts, the default) or from htmlparser2's own (the plain path),
+ * handled directly rather than through htmlparser2's Parser: the Parser cuts a string for every
+ * text run and attribute and keeps its own element stack, while a guide reader ignores most of both.
+ * Here strings are cut only when the mapper wants them, the element stack is ours, and depth and
+ * attribute sizes are bounded as they grow.
  */
 import type { QuoteType, TokenizerCallbacks } from 'htmlparser2';
 import type { XmltvLimits } from './limits.js';
