@@ -48,7 +48,9 @@ function validity(limit, measured) {
   if (busy) return { ok: false, why: `the driver used ${(busy.driverCpu * 100).toFixed(0)}% against ${busy.server}` };
   // A server that idled while the driver was near its limit may have been waiting for the driver
   // (a slower answer costs the driver more wake-ups per response): its ratio would be the driver's.
-  const held = measured.find((r) => r.serverCpu !== undefined && r.serverCpu < SERVER_BUSY && r.driverCpu > DRIVER_NEAR);
+  const held = measured.find(
+    (r) => r.serverCpu !== undefined && r.serverCpu < SERVER_BUSY && r.driverCpu > DRIVER_NEAR,
+  );
   if (held) {
     return {
       ok: false,
