@@ -13,8 +13,10 @@ import { parseAddonPath } from '../protocol/index.js';
 import {
   type CoreRequest,
   type CoreResponse,
+  clientAddress,
   createRateLimiter,
   createRequestHandler,
+  localPath,
   type RequestHandler,
   redactPath,
   type ServerOptions,
@@ -66,19 +68,6 @@ export function createHostedHandler(service: HostedService, options: HostedHandl
   const limiter =
     options.rateLimit && options.rateLimit.perMinute > 0 ? createRateLimiter(options.rateLimit) : undefined;
 
-  const clientAddress = (request: CoreRequest) =>
-    (options.trustProxy ? request.header('x-forwarded-for')?.split(',').at(-1)?.trim() : undefined) ||
-    request.remoteAddress ||
-    'unknown';
-
-  function localPath(url: string): string | undefined {
-    const q = url.indexOf('?');
-    const path = q === -1 ? url : url.slice(0, q);
-    if (!basePath) return path;
-    if (path !== basePath && !path.startsWith(`${basePath}/`)) return undefined;
-    return path.slice(basePath.length) || '/';
-  }
-
   async function pending(request: CoreRequest): Promise<CoreResponse> {
     const response = await pendingHandler(request);
     if (response.status >= 400) return response;
@@ -87,10 +76,10 @@ export function createHostedHandler(service: HostedService, options: HostedHandl
 
   async function route(request: CoreRequest): Promise<CoreResponse> {
     if (limiter) {
-      const wait = limiter.take(clientAddress(request));
+      const wait = limiter.take(clientAddress(request, options.trustProxy));
       if (wait > 0) return text(429, 'Too many requests', { 'retry-after': String(wait) });
     }
-    const path = localPath(request.url);
+    const path = localPath(request.url, basePath);
     if (path === undefined) return publicHandler(request);
     const configure = /^\/(?:([^/]+)\/)?configure\/?$/.exec(path);
     if (configure && (request.method === 'POST' || configure[1] !== undefined) && request.method !== 'OPTIONS') {
@@ -98,7 +87,7 @@ export function createHostedHandler(service: HostedService, options: HostedHandl
       const response = await handleHostedConfigure(service, request, configure[1], {
         ...options,
         waitMs,
-        clientAddress: clientAddress(request),
+        clientAddress: clientAddress(request, options.trustProxy),
       });
       // The same request line as every other answer's, the token never written out.
       if (options.logger && options.logger.requests !== false) {

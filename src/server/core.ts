@@ -8,6 +8,7 @@ import { frontPageData } from './front.js';
 import { landingPage } from './landing.js';
 import { pageHeaders } from './page.js';
 import { createRateLimiter } from './rate-limit.js';
+import { clientAddress, localPath } from './request-path.js';
 import {
   BASE_HEADERS,
   htmlResponse,
@@ -58,10 +59,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
   async function route(request: CoreRequest, requestId: string): Promise<CoreResponse> {
     const { method } = request;
     if (limiter) {
-      // The proxy appends the address it saw; entries before it are whatever the client sent, so
-      // limiting by the first one would let a client pick a fresh address for every request.
-      const forwarded = options.trustProxy ? request.header('x-forwarded-for')?.split(',').at(-1)?.trim() : undefined;
-      const wait = limiter.take(forwarded || request.remoteAddress || 'unknown');
+      const wait = limiter.take(clientAddress(request, options.trustProxy));
       if (wait > 0) return textResponse(429, 'Too many requests', { 'retry-after': String(wait) });
     }
     if (method === 'OPTIONS') {
@@ -77,7 +75,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
         body: '',
       };
     }
-    const path = localPath(request.url);
+    const path = localPath(request.url, basePath);
     if (path === undefined) return notFoundResponse();
     const isRead = method === 'GET' || method === 'HEAD';
     const configure = /^\/(?:([^/]+)\/)?configure\/?$/.exec(path);
@@ -164,19 +162,10 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
     return jsonError(500, 'HANDLER_FAILED', 'Internal server error', requestId);
   }
 
-  /** Path after the mount prefix, without the query; undefined when outside the prefix. */
-  function localPath(url: string): string | undefined {
-    const q = url.indexOf('?');
-    const path = q === -1 ? url : url.slice(0, q);
-    if (!basePath) return path;
-    if (path !== basePath && !path.startsWith(`${basePath}/`)) return undefined;
-    return path.slice(basePath.length) || '/';
-  }
-
   /** A fresh cached answer that needs no work, answered without a promise: the hot path. */
   function fromCache(request: CoreRequest): CoreResponse | undefined {
     if (!cache || limiter || (request.method !== 'GET' && request.method !== 'HEAD')) return undefined;
-    const path = localPath(request.url);
+    const path = localPath(request.url, basePath);
     if (path === undefined) return undefined;
     const hit = cache.get(path, getAddon().dataVersion(), Date.now());
     return hit && sendCachedEntry(hit, request.header('accept-encoding'), request.header('if-none-match'), compression);

@@ -21,4 +21,5 @@ export {
 } from './node.js';
 export { pageHeaders } from './page.js';
 export { createRateLimiter, type RateLimiter, type RateLimitOptions } from './rate-limit.js';
+export { clientAddress, localPath } from './request-path.js';
 export type { AddonSource, CoreRequest, CoreResponse, Logger, RequestHandler, ServerOptions } from './types.js';
