@@ -5,9 +5,10 @@
  */
 import { resolve } from 'node:path';
 import { createHostedHandler, createHostedService, setKeySecret } from '../hosted/index.js';
-import { createRequestHandler, createTokenCodec, listen } from '../server/index.js';
+import { createRequestHandler, createTokenCodec } from '../server/index.js';
 import type { Io } from './command.js';
 import { loadOrCreateKeyRing } from './keys.js';
+import { listenPerSettings } from './listen.js';
 import { createLogger } from './log.js';
 import type { Settings } from './settings.js';
 import { version } from './version.js';
@@ -69,22 +70,8 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
       ? { rateLimit: { perMinute: settings.security.rateLimitPerMinute } }
       : {}),
   });
-  const host = settings.host ?? '127.0.0.1';
-  let running: Awaited<ReturnType<typeof listen>> | undefined;
   try {
-    running = await listen(hosted.handle, {
-      port: settings.port ?? 7000,
-      host,
-      ...(settings.security?.maxConnectionsPerAddress !== undefined
-        ? { maxConnectionsPerAddress: settings.security.maxConnectionsPerAddress }
-        : {}),
-      ...(settings.security?.trustProxy ? { trustProxy: true } : {}),
-    });
-    const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-    const base = (settings.publicUrl ?? `http://${shownHost}:${running.port}${settings.basePath ?? ''}`).replace(
-      /\/+$/,
-      '',
-    );
+    const { running, base } = await listenPerSettings(hosted.handle, settings);
     io.stdout.write(
       [
         '',

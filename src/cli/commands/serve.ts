@@ -6,12 +6,13 @@ import { type Addon, type WarmUpOptions, warmUp } from '../../addon/index.js';
 import { demoGuide } from '../../demo/index.js';
 import { MarqueeError } from '../../errors.js';
 import { createRefresher, type SourceState } from '../../livetv/index.js';
-import { createRequestHandler, listen } from '../../server/index.js';
+import { createRequestHandler } from '../../server/index.js';
 import { describeManifestChange, type ManifestChange, openStore } from '../../store/index.js';
 import { buildAddon, holdsData, importAll, isDemo, prepareDemo } from '../app.js';
 import type { Command } from '../command.js';
 import { serveHosted } from '../hosted-serve.js';
 import { importInWorker } from '../import-worker.js';
+import { listenPerSettings } from '../listen.js';
 import { createLogger } from '../log.js';
 import { describeOutcome, failedParts, importSucceeded, keptSourceList } from '../report.js';
 import { watchFiles } from '../watch.js';
@@ -190,20 +191,7 @@ export const serveCommand: Command = {
         log.event(`warmed up: ${result.requests} catalog pages in ${result.ms} ms`);
       };
       await warm(addon, { guidePages: 1 });
-      const host = settings.host ?? '127.0.0.1';
-      const running = await listen(handler, {
-        port: settings.port ?? 7000,
-        host,
-        ...(settings.security?.maxConnectionsPerAddress !== undefined
-          ? { maxConnectionsPerAddress: settings.security.maxConnectionsPerAddress }
-          : {}),
-        ...(settings.security?.trustProxy ? { trustProxy: true } : {}),
-      });
-      const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-      const base = (settings.publicUrl ?? `http://${shownHost}:${running.port}${settings.basePath ?? ''}`).replace(
-        /\/+$/,
-        '',
-      );
+      const { running, host, base } = await listenPerSettings(handler, settings);
       const manifestUrl = `${base}/manifest.json`;
       const install = manifestUrl.replace(/^https?:\/\//, 'stremio://');
       io.stdout.write(
