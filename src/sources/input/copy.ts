@@ -6,11 +6,9 @@
  * through the same gunzip stage as the source itself, so it yields the same bytes.
  */
 import { once } from 'node:events';
-import { closeSync, constants, createWriteStream, openSync, readSync, type WriteStream } from 'node:fs';
-import { copyFile, stat } from 'node:fs/promises';
+import { closeSync, createWriteStream, openSync, readSync } from 'node:fs';
 import { MarqueeError } from '../../errors.js';
 import { limitBytes, maybeGunzip } from './bytes.js';
-import { describeFsError } from './file.js';
 import { decodeText } from './open.js';
 import type { SourceCopySink, SourceStream } from './types.js';
 
@@ -21,8 +19,6 @@ const COPY_BUFFER = 8 * MiB;
 /** A copy being written to a file; `finish` once the source was read whole, else `discard`. */
 export interface CopyFile extends SourceCopySink {
   readonly path: string;
-  /** Copies the local file `path` whole, in the kernel; resolves with this copy's path. */
-  copyFile(path: string): Promise<string>;
   /** Flushes and closes the file; resolves with its size in bytes. */
   finish(): Promise<number>;
   /** Stops writing (the caller removes the file). */
@@ -34,69 +30,41 @@ export interface CopyFile extends SourceCopySink {
  * @example const copy = createCopyFile('/tmp/x/guide.copy'); await openSource(url, { copyTo: copy })
  */
 export function createCopyFile(path: string): CopyFile {
-  // Opened at the first write: a local file is taken whole by `copyFile` instead.
-  let file: WriteStream | undefined;
-  let copied = false;
+  // Room for a few MiB of chunks: with the default 16 KiB every chunk of a source waited for its
+  // own write before the parser got it; now the writes run on libuv's threads while it parses.
+  // The chunks are the source's own buffers (not copied), so this bounds memory at COPY_BUFFER.
+  const file = createWriteStream(path, { highWaterMark: COPY_BUFFER });
   let failure: Error | undefined;
+  file.on('error', (error) => {
+    failure ??= error;
+  });
   const fail = (error: Error): MarqueeError =>
     new MarqueeError(
       'STORE_UNAVAILABLE',
-      `${diskFull(error) ? 'the disk is full: ' : ''}cannot write the copy of a source to ${path}: ${error.message}`,
+      `${(error as NodeJS.ErrnoException).code === 'ENOSPC' ? 'the disk is full: ' : ''}cannot write the copy of a source to ${path}: ${error.message}`,
       { cause: error },
     );
-  const open = (): WriteStream => {
-    if (copied) throw new Error(`${path}: the copy already holds a whole file`);
-    // Room for a few MiB of chunks: with the default 16 KiB every chunk of a source waited for its
-    // own write before the parser got it; now the writes run on libuv's threads while it parses.
-    // The chunks are the source's own buffers (not copied), so this bounds memory at COPY_BUFFER.
-    const stream = createWriteStream(path, { highWaterMark: COPY_BUFFER });
-    stream.on('error', (error) => {
-      failure ??= error;
-    });
-    return stream;
-  };
 
   return {
     path,
     async write(chunk) {
       if (failure) throw fail(failure);
-      file ??= open();
       if (!file.write(chunk)) {
         // Wait for room, or for a write error (listeners removed either way: one copy takes
         // thousands of chunks).
-        const stream = file;
         await new Promise<void>((resolve) => {
           const done = () => {
-            stream.off('drain', done);
-            stream.off('error', done);
+            file.off('drain', done);
+            file.off('error', done);
             resolve();
           };
-          stream.once('drain', done);
-          stream.once('error', done);
+          file.once('drain', done);
+          file.once('error', done);
         });
       }
       if (failure) throw fail(failure);
     },
-    async copyFile(source) {
-      if (file !== undefined || copied) throw new Error(`${path}: copyFile after the copy began`);
-      copied = true;
-      try {
-        // A reflink where the file system has them, else copy_file_range/sendfile: in the kernel.
-        await copyFile(source, path, constants.COPYFILE_FICLONE);
-      } catch (error) {
-        // The file was there a moment ago: when it still is, the failure is the copy's side.
-        const readable = await stat(source).then(
-          () => true,
-          () => false,
-        );
-        if (readable) throw fail(error as Error);
-        throw new MarqueeError('SOURCE_UNREADABLE', `${source}: ${describeFsError(error)}`, { cause: error });
-      }
-      return path;
-    },
     async finish() {
-      if (copied) return (await stat(path)).size;
-      file ??= open();
       const closed = once(file, 'close');
       file.end();
       await closed.catch((error: Error) => {
@@ -106,14 +74,9 @@ export function createCopyFile(path: string): CopyFile {
       return file.bytesWritten;
     },
     discard() {
-      file?.destroy();
+      file.destroy();
     },
   };
-}
-
-function diskFull(error: Error): boolean {
-  const code = (error as NodeJS.ErrnoException).code;
-  return code === 'ENOSPC' || code === 'EDQUOT';
 }
 
 /**

@@ -36,9 +36,7 @@ export async function openSource(
       throw new MarqueeError('SOURCE_FORBIDDEN', `${label}: local files may not be read from this source`);
     }
     const raw = await openFile(parsed.path, label, { ...options, maxBytes });
-    // A sink that takes files whole already holds the copy the stream reads: nothing to tee.
-    const tee = options.copyTo?.copyFile === undefined ? options.copyTo : undefined;
-    return raw.notModified ? raw : toStream(raw, maxBytes, maxDecompressed, label, () => {}, tee);
+    return raw.notModified ? raw : toStream(raw, maxBytes, maxDecompressed, label, () => {}, options.copyTo);
   }
 
   const deadline = startDeadline(options.timeoutMs ?? 600_000, label, options.signal);

@@ -53,12 +53,6 @@ export interface SourceOptions {
 /** Where `copyTo` sends a source's raw bytes. */
 export interface SourceCopySink {
   write(chunk: Buffer): void | Promise<void>;
-  /**
-   * Takes a local file whole, before anything was written, by a copy in the kernel (no bytes
-   * through JavaScript); resolves with the path of the copy, which the source is then read from,
-   * so what is parsed is what was copied. Optional: without it a file is copied chunk by chunk.
-   */
-  copyFile?(path: string): Promise<string>;
 }
 
 export interface SourceMetadata {
