@@ -36,6 +36,7 @@ export async function* maybeGunzip(
   maxDecompressedBytes: number,
   label: string,
   layers = 2,
+  onInflate?: () => void,
 ): AsyncGenerator<Buffer> {
   const iterator = chunks[Symbol.asyncIterator]();
   const head: Buffer[] = [];
@@ -55,7 +56,8 @@ export async function* maybeGunzip(
     const first = Buffer.concat(head);
     const rest = replay(first, ended ? undefined : iterator);
     if (layers > 0 && first[0] === 0x1f && first[1] === 0x8b) {
-      yield* maybeGunzip(gunzip(rest, maxDecompressedBytes, label), maxDecompressedBytes, label, layers - 1);
+      onInflate?.();
+      yield* maybeGunzip(gunzip(rest, maxDecompressedBytes, label), maxDecompressedBytes, label, layers - 1, onInflate);
     } else {
       yield* rest;
     }

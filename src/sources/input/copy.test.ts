@@ -48,6 +48,26 @@ describe('source copies', () => {
     );
   });
 
+  it('tells once read whether it inflates gzip, from the source and from a copy', async () => {
+    const plain = join(dir, 'guide.xml');
+    const gz = join(dir, 'guide.xml.gz');
+    writeFileSync(plain, '<tv/>');
+    writeFileSync(gz, gzipSync('<tv/>'));
+    for (const [path, inflated] of [
+      [plain, false],
+      [gz, true],
+    ] as const) {
+      const stream = await openSource(path, { allowFiles: true });
+      if (stream.notModified) throw new Error('unexpected');
+      expect(stream.inflated).toBe(false);
+      expect((await read(stream)).toString()).toBe('<tv/>');
+      expect(stream.inflated).toBe(inflated);
+      const copy = openCopy(readFileChunks(path), path);
+      await read(copy);
+      expect(copy.inflated).toBe(inflated);
+    }
+  });
+
   it('bounds what a copy decompresses to', async () => {
     const bomb = gzipSync(Buffer.alloc(1024 * 1024));
     await expect(read(openCopy([bomb], 'bomb.xml', { maxDecompressedBytes: 1000 }))).rejects.toThrow(/bomb\.xml/);

@@ -117,11 +117,17 @@ export function openCopy(
   const body = (async function* () {
     yield* chunks;
   })();
-  const decoded = maybeGunzip(limitBytes(body, max, label, 'bytes'), max, label);
+  let inflated = false;
+  const decoded = maybeGunzip(limitBytes(body, max, label, 'bytes'), max, label, 2, () => {
+    inflated = true;
+  });
   let closed = false;
   return {
     notModified: false,
     metadata: { location: label },
+    get inflated() {
+      return inflated;
+    },
     close() {
       if (closed) return;
       closed = true;

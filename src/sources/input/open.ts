@@ -75,7 +75,10 @@ function toStream(
   copyTo?: SourceCopySink,
 ): SourceStream {
   const limited = limitBytes(raw.body, maxBytes, label, 'bytes');
-  const decoded = maybeGunzip(copyTo ? tee(limited, copyTo) : limited, maxDecompressed, label);
+  let inflated = false;
+  const decoded = maybeGunzip(copyTo ? tee(limited, copyTo) : limited, maxDecompressed, label, 2, () => {
+    inflated = true;
+  });
   let closed = false;
   let iterated = false;
   const close = () => {
@@ -87,6 +90,9 @@ function toStream(
   return {
     notModified: false,
     metadata: raw.metadata,
+    get inflated() {
+      return inflated;
+    },
     close,
     [Symbol.asyncIterator](): AsyncIterator<Buffer> {
       if (iterated) throw new MarqueeError('SOURCE_UNREADABLE', `${label}: a source stream can be read only once`);

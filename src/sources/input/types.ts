@@ -71,6 +71,8 @@ export interface SourceMetadata {
 export interface SourceStream extends AsyncIterable<Buffer> {
   readonly notModified: false;
   readonly metadata: SourceMetadata;
+  /** True once reading found gzip data: the chunks are inflated here, each a new buffer. */
+  readonly inflated: boolean;
   /** Stops reading and releases the file or socket; safe to call more than once. */
   close(): void;
 }

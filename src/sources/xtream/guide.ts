@@ -58,7 +58,13 @@ export async function openXtreamGuide(
       .replace(/^[\uFEFF\s]+/, '');
     if (/^<(?:\?xml|tv[\s>]|!DOCTYPE\s+tv|!--)/i.test(start)) {
       await held.release();
-      return streamOf(source.metadata.location, head, ended ? undefined : iterator, () => source.close());
+      return streamOf(
+        source.metadata.location,
+        head,
+        ended ? undefined : iterator,
+        () => source.close(),
+        () => source.inflated,
+      );
     }
     source.close();
     why =
@@ -82,7 +88,13 @@ export async function openXtreamGuide(
   }
   warn({ source: label, message: `xmltv.php ${why}; the guide comes from get_short_epg per channel instead` });
   const body = shortEpgXmltv(client, live.streams, live.timezone, warn);
-  return streamOf(`${label} get_short_epg`, [], teeTo(body, copy), () => void body.return(undefined));
+  return streamOf(
+    `${label} get_short_epg`,
+    [],
+    teeTo(body, copy),
+    () => void body.return(undefined),
+    () => false,
+  );
 }
 
 /** A copy sink that holds what it is given until the answer is known to be the guide (else drops it). */
@@ -120,11 +132,15 @@ function streamOf(
   head: Buffer[],
   rest: AsyncIterator<Buffer> | undefined,
   close: () => void,
+  inflated: () => boolean,
 ): SourceStream {
   let iterated = false;
   return {
     notModified: false,
     metadata: { location },
+    get inflated() {
+      return inflated();
+    },
     close,
     [Symbol.asyncIterator](): AsyncIterator<Buffer> {
       if (iterated) throw new MarqueeError('SOURCE_UNREADABLE', `${location}: a source stream can be read only once`);
