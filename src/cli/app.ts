@@ -94,6 +94,8 @@ export interface ImportHooks {
   readonly signal?: AbortSignal;
   /** `--accept-shrink`: take shrunk sources anyway, all (`true`) or these locations. */
   readonly acceptShrink?: boolean | readonly string[];
+  /** Parse guides in a thread of their own (LiveTvImportOptions.parseThread): when nothing else needs the cores. */
+  readonly parseThread?: boolean;
 }
 
 function sourceOptions(settings: Settings) {
@@ -139,6 +141,7 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
         ...(settings.sources?.allowPrivate !== undefined ? { allowPrivateSources: settings.sources.allowPrivate } : {}),
         ...(hooks.previous ? { previous: hooks.previous } : {}),
         ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
+        ...(hooks.parseThread !== undefined ? { parseThread: hooks.parseThread } : {}),
         onChannelsStored: collectGarbage,
         ...signal,
       });

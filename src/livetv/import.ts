@@ -183,6 +183,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
       imp.setGuideSources(guides.length);
       const ctx: GuideContext = {
         imp,
+        ...(options.parseThread !== undefined ? { parseThread: options.parseThread } : {}),
         demand: new MatchDemand(subjects, overrides),
         index: new GuideIndex(),
         keysWritten: new Set(),

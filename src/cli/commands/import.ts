@@ -61,6 +61,8 @@ export const importCommand: Command = {
             ? true
             : accept.map((p) => (/^[a-z]+:\/\//i.test(p) ? p : resolve(io.cwd, p)));
       const outcome = await importAll(store, settings, {
+        // Nothing else runs in this process: a second core parses the guides.
+        parseThread: true,
         ...(progress ? { onProgress: (e) => progress.update(e) } : {}),
         ...(acceptShrink !== undefined ? { acceptShrink } : {}),
       });

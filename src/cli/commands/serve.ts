@@ -157,7 +157,8 @@ export const serveCommand: Command = {
       let previous: SourceState | undefined;
       if (demo || empty) {
         log.event(demo ? 'importing the embedded demo' : 'importing the configured sources');
-        const outcome = await importAll(store, settings);
+        // Before listening: no request needs a core yet.
+        const outcome = await importAll(store, settings, { parseThread: true });
         for (const line of describeOutcome(outcome)) if (!line.startsWith(KEPT)) log.event(line);
         for (const kept of keptSourceList(outcome)) log.warn(kept.message);
         if (outcome.livetv && !('error' in outcome.livetv)) previous = outcome.livetv.state;

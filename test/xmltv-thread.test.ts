@@ -1,0 +1,220 @@
+/**
+ * The XMLTV reader in its own thread (sources/xmltv/thread.ts, from the build: a worker thread
+ * cannot load the TypeScript sources) yields what readXmltv yields in this thread: every channel,
+ * programme and warning, in order, and the same error, on the fixtures, the shared corpus's
+ * public guides and a generated guide of many chunks; it stops when its reader stops; and an
+ * import through it stores exactly what the in-thread import stores.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ensureBuilt } from './helpers/serve-process.js';
+
+type Reader = typeof import('../src/sources/xmltv/index.js');
+
+const ROOT = join(import.meta.dirname, '..');
+const fixtures = join(ROOT, 'test', 'fixtures', 'xmltv');
+const corpus = join(ROOT, '..', 'shared', 'corpus', 'guides');
+const twoCores = availableParallelism() > 1;
+
+let built: Reader;
+let dir: string;
+const saved = process.env.MARQUEE_XMLTV_THREAD;
+
+beforeAll(async () => {
+  ensureBuilt();
+  built = (await import(pathToFileURL(join(ROOT, 'dist', 'sources', 'xmltv', 'index.js')).href)) as Reader;
+  dir = mkdtempSync(join(tmpdir(), 'marquee-thread-'));
+}, 120_000);
+afterAll(() => {
+  if (saved === undefined) delete process.env.MARQUEE_XMLTV_THREAD;
+  else process.env.MARQUEE_XMLTV_THREAD = saved;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function* chunked(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
+  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+}
+
+/** Everything a read yields, flattened (the thread groups batches per chunk), then its error. */
+async function collect(batches: AsyncIterable<{ channels: unknown[]; programmes: unknown[]; warnings: unknown[] }>) {
+  const out = {
+    channels: [] as unknown[],
+    programmes: [] as unknown[],
+    warnings: [] as unknown[],
+    error: undefined as unknown,
+  };
+  try {
+    for await (const b of batches) {
+      out.channels.push(...b.channels);
+      out.programmes.push(...b.programmes);
+      out.warnings.push(...b.warnings);
+    }
+  } catch (error) {
+    const e = error as { code?: string; message: string; details?: unknown };
+    out.error = { code: e.code, message: e.message, details: e.details, marquee: e.constructor.name };
+  }
+  return out;
+}
+
+/** A guide of `channels` × `days` × 48 programmes, with the fields real guides carry. */
+function generated(channels: number, days: number): string {
+  const parts = ['<?xml version="1.0" encoding="UTF-8"?>\n<tv>\n'];
+  for (let c = 0; c < channels; c++)
+    parts.push(`<channel id="c${c}.example"><display-name lang="en">Channel ${c}</display-name></channel>\n`);
+  const base = Date.UTC(2026, 10, 24);
+  const stamp = (ms: number) => `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
+  for (let c = 0; c < channels; c++) {
+    for (let i = 0; i < days * 48; i++) {
+      const start = base + i * 1_800_000;
+      parts.push(
+        `<programme start="${stamp(start)}" stop="${stamp(start + 1_800_000)}" channel="c${c}.example">` +
+          `<title lang="en">Show ${i} &amp; more</title><sub-title>Part ${c}</sub-title>` +
+          `<desc lang="en">${'A long description, with “quotes” — and dashes. '.repeat(1 + (i % 4))}</desc>` +
+          `<category lang="en">News</category><category lang="fr">Actualités</category>` +
+          `<episode-num system="xmltv_ns">${c}.${i}.</episode-num>${i % 7 === 0 ? '<new/>' : ''}` +
+          `<rating system="VCHIP"><value>TV-G</value></rating></programme>\n`,
+      );
+    }
+  }
+  // A programme without a stop and one on an undeclared channel: warnings and the by-id path.
+  parts.push(`<programme start="${stamp(base)}" channel="c0.example"><title>No stop</title></programme>\n`);
+  parts.push(
+    `<programme start="${stamp(base)}" stop="${stamp(base + 60_000)}" channel="nobody"><title>x</title></programme>\n`,
+  );
+  parts.push('</tv>\n');
+  return parts.join('');
+}
+
+describe.skipIf(!twoCores)('the XMLTV reader in a thread of its own', () => {
+  it('is used from the build on two cores when asked, and never when turned off', () => {
+    delete process.env.MARQUEE_XMLTV_THREAD;
+    expect(built.xmltvThreadUsed(true)).toBe(true);
+    expect(built.xmltvThreadUsed(false)).toBe(false);
+    expect(built.xmltvThreadUsed()).toBe(availableParallelism() > 2);
+    process.env.MARQUEE_XMLTV_THREAD = 'off';
+    expect(built.xmltvThreadUsed(true)).toBe(false);
+    process.env.MARQUEE_XMLTV_THREAD = 'on';
+    expect(built.xmltvThreadUsed(false)).toBe(true);
+    delete process.env.MARQUEE_XMLTV_THREAD;
+  });
+
+  const guides = [
+    ...readdirSync(fixtures).map((name) => join(fixtures, name)),
+    ...readdirSync(corpus)
+      .filter((name) => name.endsWith('.xml'))
+      .map((name) => join(corpus, name)),
+  ];
+  it.each(guides.map((path) => [path.split('/').slice(-2).join('/'), path] as const))(
+    'yields what readXmltv yields for %s',
+    async (_name, path) => {
+      const bytes = readFileSync(path);
+      const options = { source: 'guide.xml', quote: !path.includes('bad') };
+      const here = await collect(built.readXmltv(chunked(bytes, 4096), options));
+      const threaded = await collect(built.readXmltvInThread(chunked(bytes, 4096), options, true));
+      expect(threaded).toEqual(here);
+    },
+  );
+
+  it('yields the same over a guide of many chunks, with warnings', async () => {
+    const bytes = Buffer.from(generated(40, 3));
+    expect(bytes.length).toBeGreaterThan(2_500_000);
+    const here = await collect(built.readXmltv(chunked(bytes, 256 * 1024), { source: 'gen.xml' }));
+    const threaded = await collect(built.readXmltvInThread(chunked(bytes, 256 * 1024), { source: 'gen.xml' }, true));
+    expect(here.programmes.length).toBe(40 * 3 * 48 + 1);
+    expect(here.warnings.length).toBeGreaterThan(0);
+    expect(threaded).toEqual(here);
+  });
+
+  it('stops reading and ends its thread when the reader stops early', async () => {
+    const threads = () => readdirSync('/proc/self/task').length;
+    const before = threads();
+    let read = 0;
+    let closed = false;
+    async function* source(): AsyncGenerator<Uint8Array> {
+      try {
+        const bytes = Buffer.from(generated(40, 3));
+        for (let i = 0; i < bytes.length; i += 65_536) {
+          read++;
+          yield bytes.subarray(i, i + 65_536);
+        }
+      } finally {
+        closed = true;
+      }
+    }
+    let during = 0;
+    for await (const batch of built.readXmltvInThread(source(), { source: 'gen.xml' }, true)) {
+      during = threads();
+      if (batch.programmes.length > 0) break;
+    }
+    // A few chunks ahead, not the whole guide; the source closed, the thread gone.
+    expect(read).toBeLessThan(12);
+    expect(closed).toBe(true);
+    expect(during).toBeGreaterThan(before);
+    expect(threads()).toBeLessThanOrEqual(before);
+  });
+
+  it('asks a function whether to use a thread once the first chunk has come', async () => {
+    const threads = () => readdirSync('/proc/self/task').length;
+    const before = threads();
+    const bytes = Buffer.from(generated(5, 1));
+    for (const wanted of [true, false]) {
+      let asked = 0;
+      let most = 0;
+      const read = await collect(
+        (async function* () {
+          for await (const batch of built.readXmltvInThread(chunked(bytes, 8192), { source: 'g.xml' }, () => {
+            asked++;
+            return wanted;
+          })) {
+            most = Math.max(most, threads());
+            yield batch;
+          }
+        })(),
+      );
+      expect(asked).toBe(1);
+      expect(read.programmes.length).toBe(5 * 48 + 1);
+      expect(most > before).toBe(wanted);
+    }
+  });
+
+  it('imports into the same store as the in-thread reader', () => {
+    const guide = join(dir, 'guide.xml');
+    writeFileSync(guide, generated(30, 3));
+    const playlist = join(dir, 'tv.m3u');
+    const entries = Array.from(
+      { length: 35 },
+      (_, c) =>
+        `#EXTINF:-1 tvg-id="c${c}.example" tvg-shift="${c % 5 === 0 ? 1 : 0}",Channel ${c}\nhttp://tv.example/${c}.ts`,
+    );
+    writeFileSync(playlist, `#EXTM3U\n${entries.join('\n')}\n`);
+    const tables: Record<string, unknown> = {};
+    for (const mode of ['on', 'off']) {
+      const db = join(dir, `${mode}.db`);
+      execFileSync(process.execPath, [BIN, 'import', '--db', db, '--playlist', playlist, '--epg', guide, '--json'], {
+        env: { ...process.env, MARQUEE_XMLTV_THREAD: mode },
+      });
+      tables[mode] = dump(db);
+    }
+    expect((tables.on as Record<string, unknown[]>).guide_days!.length).toBeGreaterThan(30);
+    expect(tables.on).toEqual(tables.off);
+  }, 60_000);
+});
+
+/** Every row of the tables an import fills (not its history), in a stable order. */
+function dump(file: string): Record<string, unknown[]> {
+  const db = new Database(file, { readonly: true });
+  try {
+    const out: Record<string, unknown[]> = {};
+    for (const table of ['channels', 'streams', 'guide_channels', 'guide_days', 'channel_groups']) {
+      out[table] = db.prepare(`SELECT * FROM ${table} ORDER BY 1, 2`).raw().all();
+    }
+    return out;
+  } finally {
+    db.close();
+  }
+}
