@@ -122,14 +122,19 @@ export function startServer(command, args, ready, { timeoutMs = 120_000, cwd, on
 }
 
 /**
- * Run a command to completion on core 1 under `/usr/bin/time -v`: wall time, peak RSS (KiB)
- * and its output. Throws with the output when it fails.
+ * Run a command to completion on core 1 (`cores: 'all'`: on every core) under `/usr/bin/time -v`:
+ * wall time, peak RSS (KiB), CPU time (user + system, ms) and its output. Throws with the output
+ * when it fails.
  */
-export function runMeasured(command, args, { cwd, timeoutMs = 600_000 } = {}) {
-  const [cmd, argv] = pinned(command, args);
+export function runMeasured(command, args, { cwd, timeoutMs = 600_000, cores = 'one', env } = {}) {
+  // Every core: this process is pinned to the driver core, and children inherit that.
+  const [cmd, argv] =
+    cores === 'all' && HAS_TASKSET
+      ? ['taskset', ['-c', `0-${cpus().length - 1}`, command, ...args]]
+      : pinned(command, args);
   const [bin, binArgs] = HAS_TIME ? ['/usr/bin/time', ['-v', cmd, ...argv]] : [cmd, argv];
   const started = performance.now();
-  const child = spawn(bin, binArgs, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(bin, binArgs, { cwd, stdio: ['ignore', 'pipe', 'pipe'], ...(env ? { env } : {}) });
   running.add(child);
   let stdout = '';
   let stderr = '';
@@ -152,7 +157,10 @@ export function runMeasured(command, args, { cwd, timeoutMs = 600_000 } = {}) {
         );
         return;
       }
-      resolve({ wallMs, peakRssKiB: rss ? Number(rss[1]) : undefined, stdout, stderr });
+      const user = /User time \(seconds\): ([\d.]+)/.exec(stderr);
+      const system = /System time \(seconds\): ([\d.]+)/.exec(stderr);
+      const cpuMs = user && system ? (Number(user[1]) + Number(system[1])) * 1000 : undefined;
+      resolve({ wallMs, peakRssKiB: rss ? Number(rss[1]) : undefined, cpuMs, stdout, stderr });
     });
   });
 }

@@ -20,7 +20,8 @@ async function largeStore(root, dir, log) {
   const sources = ['--playlist', data.playlist.path, '--epg', data.epg.path, '--config', data.config];
   if (existsSync(db)) return { db, sources, imported: undefined };
   // A store imported by an earlier build is about 1 GB: keep one.
-  for (const name of readdirSync(dir)) if (/^large-[0-9a-f]+\.db/.test(name)) rmSync(join(dir, name), { force: true });
+  for (const name of readdirSync(dir))
+    if (/^large-[0-9a-f]+\.db/.test(name)) rmSync(join(dir, name), { recursive: true, force: true });
   log(
     `startup: importing the 10,000-channel store (${(data.epg.bytes / 1e6).toFixed(0)} MB guide), reused by later runs`,
   );
