@@ -44,6 +44,13 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
     options.rateLimit && options.rateLimit.perMinute > 0 ? createRateLimiter(options.rateLimit) : undefined;
   const idPrefix = Math.random().toString(36).slice(2, 8);
   let counter = 0;
+  /**
+   * Answers being computed, by data version and path: a request of a path already being answered
+   * waits for that answer instead of computing it again (single flight). Without it, 300 requests
+   * of one uncached 1.3 MB guide page each rendered and compressed it, and none was answered
+   * within seconds. Only with the response cache, which the waiting requests are answered from.
+   */
+  const flights = new Map<string, Flight>();
 
   function baseUrl(request: CoreRequest): string {
     if (options.publicUrl) return options.publicUrl.replace(/\/+$/, '');
@@ -101,31 +108,77 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
 
     const parsed = parseAddonPath(path);
     if (!parsed) return notFoundResponse();
-    const signal = request.signal;
-    const answer =
-      parsed.kind === 'manifest'
-        ? addon.manifestFor(parsed.config)
-        : await addon.handle({
-            ...parsed.path,
-            rawJson: true,
-            ...(parsed.config !== undefined ? { config: parsed.config } : {}),
-            ...(signal ? { signal } : {}),
-          });
-    if (answer.status === 404) {
-      logger?.info({ requestId, notFound: answer.reason });
-      return notFoundResponse();
+    const flightKey = cache ? `${version}\u0000${path}` : undefined;
+    for (let leader = flightKey && flights.get(flightKey); leader && cache; leader = flights.get(flightKey!)) {
+      leader.followers++;
+      const outcome = await leader.done;
+      const hit = cache.get(path, version, Date.now());
+      if (hit) {
+        return sendEntry(hit, request.header('accept-encoding'), request.header('if-none-match'), compression, {
+          cache,
+          key: path,
+        });
+      }
+      // Not kept: answered on its own, as without the cache. When the first request failed, the
+      // first waiting one computes it and the others wait for that one.
+      if (outcome !== 'failed') break;
     }
-    const hints = Object.keys(answer.cache).length > 0 ? answer.cache : defaultCache;
-    const ttl = Math.min((hints.cacheMaxAge ?? 0) * 1000, cache?.maxTtlMs ?? 0);
-    const { entry, release } = jsonEntry(answer.body, hints, version, now + ttl);
-    const kept = cache !== undefined && ttl > 0 && cache.admit(path, now);
-    if (kept) cache.set(path, entry);
+    let flight: Flight | undefined;
+    if (flightKey !== undefined && !flights.has(flightKey)) {
+      flight = newFlight();
+      flights.set(flightKey, flight);
+    }
+    const land = (outcome: FlightOutcome) => {
+      if (flight === undefined || flightKey === undefined) return;
+      flights.delete(flightKey);
+      flight.land(outcome);
+      flight = undefined;
+    };
+    try {
+      const signal = request.signal;
+      const answer =
+        parsed.kind === 'manifest'
+          ? addon.manifestFor(parsed.config)
+          : await addon.handle({
+              ...parsed.path,
+              rawJson: true,
+              ...(parsed.config !== undefined ? { config: parsed.config } : {}),
+              ...(signal ? { signal } : {}),
+            });
+      if (answer.status === 404) {
+        logger?.info({ requestId, notFound: answer.reason });
+        land('answered');
+        return notFoundResponse();
+      }
+      const hints = Object.keys(answer.cache).length > 0 ? answer.cache : defaultCache;
+      const ttl = Math.min((hints.cacheMaxAge ?? 0) * 1000, cache?.maxTtlMs ?? 0);
+      const { entry, release } = jsonEntry(answer.body, hints, version, now + ttl);
+      // Requests that waited for this answer are the second request of its path that admits it.
+      const kept =
+        cache !== undefined && ttl > 0 && (cache.admit(path, now) || (flight !== undefined && flight.followers > 0));
+      if (kept) cache.set(path, entry);
+      // The waiting requests go on now, and share the compression below (sendEntry compresses an entry once at a time).
+      land('answered');
+      return await sendPrepared(request, entry, release, kept ? path : undefined);
+    } finally {
+      land('failed');
+    }
+  }
+
+  /** An answer just computed, in the encoding the request accepts; a pooled body that is not cached goes back once written. */
+  async function sendPrepared(
+    request: CoreRequest,
+    entry: ReturnType<typeof jsonEntry>['entry'],
+    release: (() => void) | undefined,
+    keptAs: string | undefined,
+  ): Promise<CoreResponse> {
+    const kept = keptAs !== undefined && cache !== undefined;
     const response = await sendEntry(
       entry,
       request.header('accept-encoding'),
       request.header('if-none-match'),
       compression,
-      kept ? { cache, key: path } : undefined,
+      kept ? { cache, key: keptAs } : undefined,
     );
     // A pooled body that is not cached goes back once written out; at once when it is not the answer (compressed, 304).
     if (release === undefined || kept) return response;
@@ -254,4 +307,22 @@ export function redactPath(url: string, basePath = ''): string {
   const first = segments.findIndex((s, i) => i > 0 && (FIRST_SEGMENTS.has(s) || s === 'manifest.json'));
   if (first > 1) segments[first - 1] = '{config}';
   return basePath + segments.join('/') + (q === -1 ? '' : '?…');
+}
+
+/** How a flight ended: with an answer (kept in the cache or not), or with a failure. */
+type FlightOutcome = 'answered' | 'failed';
+
+/** An answer being computed; `done` resolves (never rejects) once it is answered or has failed. */
+interface Flight {
+  followers: number;
+  readonly done: Promise<FlightOutcome>;
+  readonly land: (outcome: FlightOutcome) => void;
+}
+
+function newFlight(): Flight {
+  let land: (outcome: FlightOutcome) => void = () => {};
+  const done = new Promise<FlightOutcome>((resolve) => {
+    land = resolve;
+  });
+  return { followers: 0, done, land };
 }

@@ -125,7 +125,33 @@ export async function sendEntry(
   const ready = sendCachedEntry(entry, acceptEncoding, ifNoneMatch, compression);
   if (ready) return ready;
   const encoding = chooseEncoding(entry, acceptEncoding, compression) as Exclude<Encoding, 'identity'>;
-  const body = await compress(entry.bodies.identity!, encoding);
+  const body = await compressOnce(entry, encoding);
   if (store) store.cache.addBody(store.key, entry, encoding, body);
   return withBody(entry, encoding, body);
+}
+
+/** Compressions of an entry under way: requests that need the same one at once wait for it. */
+const compressing = new WeakMap<CachedResponse, Map<Encoding, Promise<Buffer>>>();
+
+/**
+ * `entry`'s body in `encoding`, compressed once however many requests ask for it at the same
+ * time (a 1.3 MB guide page asked 300 times at once was brotli-compressed 300 times, and no
+ * answer came for seconds).
+ */
+function compressOnce(entry: CachedResponse, encoding: Exclude<Encoding, 'identity'>): Promise<Buffer> {
+  let pending = compressing.get(entry);
+  const running = pending?.get(encoding);
+  if (running) return running;
+  const body = compress(entry.bodies.identity!, encoding);
+  if (pending === undefined) {
+    pending = new Map();
+    compressing.set(entry, pending);
+  }
+  pending.set(encoding, body);
+  const done = () => {
+    pending.delete(encoding);
+    if (pending.size === 0) compressing.delete(entry);
+  };
+  body.then(done, done);
+  return body;
 }
