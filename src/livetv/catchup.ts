@@ -7,6 +7,8 @@
  * programme, per request (`{offset}` and `{lutc}` depend on the time it is asked).
  */
 
+import { zoneFormatter } from '../sources/zone.js';
+
 const SECOND = 1000;
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
@@ -90,7 +92,7 @@ export function catchupPlan(streamUrl: string, attributes: Readonly<Record<strin
   let timezone: string | undefined;
   const zone = (attributes['catchup-timezone'] ?? '').trim();
   if (zone !== '' && zone.toUpperCase() !== 'UTC') {
-    if (partsFormatter(zone) === undefined) {
+    if (zoneFormatter(zone) === undefined) {
       problems.push(`catchup-timezone "${clip(zone)}" is not a time zone; times are written in UTC`);
     } else timezone = zone;
   }
@@ -181,31 +183,6 @@ export function catchupUrl(plan: CatchupPlan, start: number, stop: number, now: 
 
 type Part = 'Y' | 'm' | 'd' | 'H' | 'M' | 'S';
 
-const formatters = new Map<string, Intl.DateTimeFormat | undefined>();
-
-/** A formatter of the parts in `zone`, or undefined when the zone is not one Node knows. Bounded cache. */
-function partsFormatter(zone: string): Intl.DateTimeFormat | undefined {
-  if (formatters.has(zone)) return formatters.get(zone);
-  let formatter: Intl.DateTimeFormat | undefined;
-  try {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-  } catch {
-    formatter = undefined;
-  }
-  if (formatters.size > 500) formatters.clear();
-  formatters.set(zone, formatter);
-  return formatter;
-}
-
 function timeParts(ms: number, zone: string | undefined): Record<Part, string> {
   const pad = (n: number, width = 2) => String(n).padStart(width, '0');
   if (zone === undefined) {
@@ -220,7 +197,7 @@ function timeParts(ms: number, zone: string | undefined): Record<Part, string> {
     };
   }
   const out: Record<Part, string> = { Y: '', m: '', d: '', H: '', M: '', S: '' };
-  for (const part of partsFormatter(zone)!.formatToParts(ms)) {
+  for (const part of zoneFormatter(zone)!.formatToParts(ms)) {
     if (part.type === 'year') out.Y = part.value.padStart(4, '0');
     else if (part.type === 'month') out.m = part.value;
     else if (part.type === 'day') out.d = part.value;

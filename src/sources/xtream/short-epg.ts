@@ -6,6 +6,7 @@
  */
 import { MarqueeError } from '../../errors.js';
 import type { SourceWarning } from '../records.js';
+import { zoneFormatter } from '../zone.js';
 import type { XtreamClient } from './client.js';
 import type { LiveStream } from './live.js';
 import { list, num, obj, str } from './values.js';
@@ -127,8 +128,6 @@ export function instant(timestamp: unknown, written: unknown, timezone: string |
   return zonedToUtc(Date.UTC(y, mo - 1, d, h, mi, s), timezone ?? 'UTC');
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
 /** The UTC instant of a wall-clock time (given as if it were UTC) in `zone`. */
 export function zonedToUtc(wall: number, zone: string): number {
   const first = wall - offset(wall, zone);
@@ -138,24 +137,8 @@ export function zonedToUtc(wall: number, zone: string): number {
 
 /** How far `zone`'s wall clock is ahead of UTC at instant `t`, in ms. */
 function offset(t: number, zone: string): number {
-  let f = formatters.get(zone);
-  if (f === undefined) {
-    try {
-      f = new Intl.DateTimeFormat('en-US', {
-        timeZone: zone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: 'numeric',
-        day: 'numeric',
-        hour: 'numeric',
-        minute: 'numeric',
-        second: 'numeric',
-      });
-    } catch {
-      return 0;
-    }
-    formatters.set(zone, f);
-  }
+  const f = zoneFormatter(zone);
+  if (f === undefined) return 0;
   const parts: Record<string, number> = {};
   for (const p of f.formatToParts(new Date(t))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
   const local = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
