@@ -94,15 +94,18 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
     const addon = getAddon();
     const version = addon.dataVersion();
     const now = Date.now();
-    if (cache) {
-      const hit = cache.get(path, version, now);
-      if (hit) {
-        return sendEntry(hit, request.header('accept-encoding'), request.header('if-none-match'), compression, {
-          cache,
-          key: path,
-        });
-      }
-    }
+    /** The cached answer of this path, when there is one. */
+    const cached = (at: number) => {
+      const hit = cache?.get(path, version, at);
+      return hit && cache
+        ? sendEntry(hit, request.header('accept-encoding'), request.header('if-none-match'), compression, {
+            cache,
+            key: path,
+          })
+        : undefined;
+    };
+    const hit = cached(now);
+    if (hit) return hit;
     if (path === '/') return await landing(addon, request);
     if (configure) return handleConfigure(addon, request, configure[1], baseUrl(request), 'GET');
 
@@ -112,13 +115,8 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
     for (let leader = flightKey && flights.get(flightKey); leader && cache; leader = flights.get(flightKey!)) {
       leader.followers++;
       const outcome = await leader.done;
-      const hit = cache.get(path, version, Date.now());
-      if (hit) {
-        return sendEntry(hit, request.header('accept-encoding'), request.header('if-none-match'), compression, {
-          cache,
-          key: path,
-        });
-      }
+      const waited = cached(Date.now());
+      if (waited) return waited;
       // Not kept: answered on its own, as without the cache. When the first request failed, the
       // first waiting one computes it and the others wait for that one.
       if (outcome !== 'failed') break;
