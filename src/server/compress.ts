@@ -9,9 +9,25 @@ export type Encoding = 'br' | 'gzip' | 'identity';
 /** Bodies smaller than this are sent as they are: compressing them costs more than it saves. */
 export const COMPRESS_MIN_BYTES = 1024;
 
+/** Accept-Encoding values seen, and what they chose: clients send the same few on every request. */
+const negotiated = new Map<string, Encoding>();
+const MAX_NEGOTIATED = 64;
+
 /** Pick the encoding from Accept-Encoding: brotli, then gzip, honouring `q=0`. */
 export function negotiateEncoding(accept: string | undefined): Encoding {
   if (!accept) return 'identity';
+  if (accept.length > 256) return parseAcceptEncoding(accept);
+  let encoding = negotiated.get(accept);
+  if (encoding === undefined) {
+    encoding = parseAcceptEncoding(accept);
+    // Bounded: a client may send anything there. Clearing costs one parse per value seen again.
+    if (negotiated.size >= MAX_NEGOTIATED) negotiated.clear();
+    negotiated.set(accept, encoding);
+  }
+  return encoding;
+}
+
+function parseAcceptEncoding(accept: string): Encoding {
   let br = false;
   let gzipOk = false;
   for (const part of accept.split(',')) {

@@ -233,15 +233,18 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
     });
   }
 
+  const nextId = () => `${idPrefix}-${(++counter).toString(36)}`;
+  const logsRequests = logger.requests !== false;
+
   return function handle(request) {
     const started = performance.now();
-    const requestId = `${idPrefix}-${(++counter).toString(36)}`;
     const cached = fromCache(request);
     if (cached) {
-      logRequest(request, requestId, cached.status, started);
+      // A cache hit needs its request id only for its log line.
+      if (logsRequests) logRequest(request, nextId(), cached.status, started);
       return cached;
     }
-    return answer(request, requestId, started);
+    return answer(request, nextId(), started);
   };
 
   async function answer(request: CoreRequest, requestId: string, started: number): Promise<CoreResponse> {

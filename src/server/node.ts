@@ -35,20 +35,43 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
   });
 }
 
+/**
+ * A Node request as the core sees it: a class rather than an object literal with closures per
+ * request, and the client's address read only when asked (rate limits, logs).
+ */
+class NodeRequest implements CoreRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly #req: IncomingMessage;
+
+  constructor(req: IncomingMessage) {
+    this.#req = req;
+    this.method = req.method ?? 'GET';
+    this.url = req.url ?? '/';
+  }
+
+  get protocol(): 'http' | 'https' {
+    return 'encrypted' in this.#req.socket && this.#req.socket.encrypted ? 'https' : 'http';
+  }
+
+  get remoteAddress(): string | undefined {
+    return this.#req.socket.remoteAddress || undefined;
+  }
+
+  header(name: string): string | undefined {
+    const value = this.#req.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  readBody(maxBytes: number): Promise<Uint8Array> {
+    return readBody(this.#req, maxBytes);
+  }
+}
+
 /** Adapt the core handler to a Node `request` listener. */
 export function toNodeListener(handler: RequestHandler): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    const request: CoreRequest = {
-      method: req.method ?? 'GET',
-      url: req.url ?? '/',
-      header: (name) => {
-        const value = req.headers[name];
-        return Array.isArray(value) ? value.join(', ') : value;
-      },
-      protocol: 'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http',
-      ...(req.socket.remoteAddress ? { remoteAddress: req.socket.remoteAddress } : {}),
-      readBody: (maxBytes) => readBody(req, maxBytes),
-    };
+    const request = new NodeRequest(req);
     const send = (response: CoreResponse) => {
       const release = response.release;
       // 'finish': the last byte was handed to the OS. A response cut short ('close' alone) may

@@ -89,10 +89,26 @@ function notModified(entry: CachedResponse, ifNoneMatch: string | undefined): bo
   return ifNoneMatch?.split(',').some((t) => t.trim() === entry.etag) === true;
 }
 
+/**
+ * The 200 answers of an entry, one per encoding, built once: a cached page is then answered with
+ * no object built per request (spreading its headers per request was a tenth of the hot path).
+ * Frozen, since every request of that page shares it.
+ */
+const answers = new WeakMap<CachedResponse, Partial<Record<Encoding, CoreResponse>>>();
+
 function withBody(entry: CachedResponse, encoding: Encoding, body: Buffer): CoreResponse {
+  let built = answers.get(entry);
+  const ready = built?.[encoding];
+  if (ready !== undefined && ready.body === body) return ready;
   const headers: Record<string, string> = { ...entry.headers, 'content-length': String(body.byteLength) };
   if (encoding !== 'identity') headers['content-encoding'] = encoding;
-  return { status: 200, headers, body };
+  const answer: CoreResponse = Object.freeze({ status: 200, headers: Object.freeze(headers), body });
+  if (built === undefined) {
+    built = {};
+    answers.set(entry, built);
+  }
+  built[encoding] = answer;
+  return answer;
 }
 
 /**
@@ -105,7 +121,8 @@ export function sendCachedEntry(
   ifNoneMatch: string | undefined,
   compression: boolean,
 ): CoreResponse | undefined {
-  if (notModified(entry, ifNoneMatch)) return { status: 304, headers: entry.headers, body: '' };
+  if (ifNoneMatch !== undefined && notModified(entry, ifNoneMatch))
+    return { status: 304, headers: entry.headers, body: '' };
   const encoding = chooseEncoding(entry, acceptEncoding, compression);
   const body = entry.bodies[encoding];
   return body ? withBody(entry, encoding, body) : undefined;
