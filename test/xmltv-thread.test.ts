@@ -6,10 +6,12 @@
  * import through it stores exactly what the in-thread import stores.
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureBuilt } from './helpers/serve-process.js';
@@ -203,7 +205,47 @@ describe.skipIf(!twoCores)('the XMLTV reader in a thread of its own', () => {
     expect((tables.on as Record<string, unknown[]>).guide_days!.length).toBeGreaterThan(30);
     expect(tables.on).toEqual(tables.off);
   }, 60_000);
+
+  it('imports a gzip guide into the same store through the thread as in one thread', () => {
+    // Over 16 MiB inflated: the import collects garbage on its way (onInflatedGuideBytes).
+    const text = generated(120, 7);
+    expect(text.length).toBeGreaterThan(17 * 1024 * 1024);
+    const guide = join(dir, 'guide.xml.gz');
+    writeFileSync(guide, gzipSync(text, { level: 1 }));
+    const playlist = join(dir, 'tv120.m3u');
+    const entries = Array.from(
+      { length: 120 },
+      (_, c) => `#EXTINF:-1 tvg-id="c${c}.example",Channel ${c}\nhttp://tv.example/${c}.ts`,
+    );
+    writeFileSync(playlist, `#EXTM3U\n${entries.join('\n')}\n`);
+    const tables: Record<string, unknown> = {};
+    for (const mode of ['on', 'off']) {
+      const db = join(dir, `gz-${mode}.db`);
+      execFileSync(process.execPath, [BIN, 'import', '--db', db, '--playlist', playlist, '--epg', guide, '--json'], {
+        env: { ...process.env, MARQUEE_XMLTV_THREAD: mode },
+      });
+      tables[mode] = dump(db);
+    }
+    expect((tables.on as Record<string, unknown[]>).guide_days!.length).toBeGreaterThan(120 * 6);
+    // Digests: a deep comparison of 17 MB of guide-day blobs byte by byte takes the matcher half a minute.
+    expect(digest(tables.on)).toEqual(digest(tables.off));
+  }, 120_000);
 });
+
+/** Per table, its row count and a SHA-256 of its rows' cells. */
+function digest(tables: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [table, rows] of Object.entries(tables as Record<string, unknown[]>)) {
+    const hash = createHash('sha256');
+    for (const row of rows as unknown[][]) {
+      for (const cell of row)
+        hash.update(cell instanceof Uint8Array ? cell : `${typeof cell}:${String(cell)}`).update('\0');
+      hash.update('\n');
+    }
+    out[table] = `${rows.length} ${hash.digest('hex')}`;
+  }
+  return out;
+}
 
 /** Every row of the tables an import fills (not its history), in a stable order. */
 function dump(file: string): Record<string, unknown[]> {

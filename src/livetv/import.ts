@@ -184,6 +184,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
       const ctx: GuideContext = {
         imp,
         ...(options.parseThread !== undefined ? { parseThread: options.parseThread } : {}),
+        ...(options.onInflatedGuideBytes ? { onInflatedGuideBytes: options.onInflatedGuideBytes } : {}),
         demand: new MatchDemand(subjects, overrides),
         index: new GuideIndex(),
         keysWritten: new Set(),
