@@ -43,4 +43,17 @@ describe('response cache', () => {
     expect(['/a', '/c', '/d', '/e'].map((k) => cache.get(k, 1, 0) !== undefined)).toEqual([true, true, true, true]);
     expect(cache.get('/a', 2, 0)).toBeUndefined(); // another data version
   });
+
+  it('keeps an answer that is asked again through every eviction, and drops the ones not asked', () => {
+    const cache = new ResponseCache({ maxBytes: 4_000 });
+    cache.set('/hot', entry(700));
+    for (let i = 0; i < 50; i++) {
+      expect(cache.get('/hot', 1, 0), `after ${i} inserts`).toBeDefined();
+      cache.set(`/cold${i}`, entry(700));
+      expect(cache.bytes).toBeLessThanOrEqual(4_000);
+    }
+    expect(cache.size).toBe(4);
+    expect(cache.get('/cold0', 1, 0)).toBeUndefined();
+    expect(cache.get('/cold49', 1, 0)).toBeDefined();
+  });
 });
