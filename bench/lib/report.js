@@ -27,12 +27,13 @@ function httpTables(http) {
   const find = (c, compressed, server) =>
     http.rows.find((r) => r.case === c && r.compressed === compressed && r.server === server);
   lines.push(
-    `${http.connections} connections, ${http.warmupS} s warm-up then ${http.durationS} s measured per case; cases interleaved across the three servers. ` +
+    `${http.connections} connections; per case, each server measured in ${http.rounds ?? 1} interleaved rounds (Marquee, SDK, limit, then again) of ${(http.durationS / (http.rounds ?? 1)).toFixed(1)} s after a warm-up (${http.warmupS} s before the first round, 0.5 s before the others); ` +
+      "each server's row is its median round, its CPU shares the means over its rounds; the Marquee/limit ratio of every round is listed too. " +
       'Pipelining: per case, the smallest depth (1, 2, 4, 8, 16) at which the limit server keeps its core ≥ 90% busy while the driver stays ≤ 90% of its own; ' +
       "CPU is each process's user + system time over the measured run (/proc/PID/stat), as a share of one core. A case is valid only when both hold; an invalid case is measured again (3 tries) and marked.",
     '',
-    '| case | Accept-Encoding | pipelining | Marquee req/s | SDK req/s | limit req/s | Marquee/SDK | Marquee/limit | CPU server M/S/L | CPU driver M/S/L | p50 / p99 ms Marquee | SDK | limit | errors + non-2xx (M/S/L) | valid |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | --- | --- |',
+    '| case | Accept-Encoding | pipelining | Marquee req/s | SDK req/s | limit req/s | Marquee/SDK | Marquee/limit | CPU server M/S/L | CPU driver M/S/L | p50 / p99 ms Marquee | SDK | limit | errors + non-2xx (M/S/L) | Marquee/limit by round | valid |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | --- | --- | --- |',
   );
   for (const compressed of [false, true]) {
     for (const c of http.cases) {
@@ -42,9 +43,10 @@ function httpTables(http) {
       const bad = (r) => r.errors + r.non2xx;
       const pct = (v) => (v === undefined ? '?' : `${(v * 100).toFixed(0)}%`);
       const cpu = (field) => [m, s, l].map((r) => pct(r[field])).join(' / ');
+      const byRound = (a, b) => (a.rounds && b.rounds ? a.rounds.map((r, i) => x(r / b.rounds[i])).join(', ') : '');
       const valid = l.valid === false ? `no: ${l.invalid}` : l.valid === true ? 'yes' : '?';
       lines.push(
-        `| ${c.name}${c.target ? ' (target)' : ''} | ${compressed ? 'gzip, br' : 'none'} | ${l.pipelining ?? 1} | ${f0(m.requestsPerSecond)} | ${f0(s.requestsPerSecond)} | ${f0(l.requestsPerSecond)} | ${x(m.requestsPerSecond / s.requestsPerSecond)} | ${x(m.requestsPerSecond / l.requestsPerSecond)} | ${cpu('serverCpu')} | ${cpu('driverCpu')} | ${lat(m)} | ${lat(s)} | ${lat(l)} | ${bad(m)}/${bad(s)}/${bad(l)} | ${valid} |`,
+        `| ${c.name}${c.target ? ' (target)' : ''} | ${compressed ? 'gzip, br' : 'none'} | ${l.pipelining ?? 1} | ${f0(m.requestsPerSecond)} | ${f0(s.requestsPerSecond)} | ${f0(l.requestsPerSecond)} | ${x(m.requestsPerSecond / s.requestsPerSecond)} | ${x(m.requestsPerSecond / l.requestsPerSecond)} | ${cpu('serverCpu')} | ${cpu('driverCpu')} | ${lat(m)} | ${lat(s)} | ${lat(l)} | ${bad(m)}/${bad(s)}/${bad(l)} | ${byRound(m, l)} | ${valid} |`,
       );
     }
   }

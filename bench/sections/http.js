@@ -35,6 +35,10 @@ const PIPELINING = [1, 2, 4, 8, 16];
 const MARGIN = 0.03;
 /** Measurements of one case before it is recorded as invalid (each may raise the pipelining). */
 const ATTEMPTS = 4;
+/** Interleaved rounds per case and server, each a third of the measured time. */
+const ROUNDS = 3;
+/** Warm-up before each round after the first (the server is warm by then). */
+const ROUND_WARMUP_S = 0.5;
 
 /** Against a server with idle time, a driver this busy may be what held it back. */
 const DRIVER_NEAR = 0.8;
@@ -151,26 +155,35 @@ export async function runHttp({ root, dir, durationS, warmupS, connections, log 
         // only replays bytes) keeps its core busy while this process stays under 90% of its own.
         let pipelining = await saturate(bare.url + c.path, { connections, compressed, serverPid: pidOf(bare), log });
         for (let attempt = 1; ; attempt++) {
-          const measured = [];
-          for (const s of servers) {
-            log(`http: ${c.name}${compressed ? ' (gzip, br)' : ''} → ${s.name} (pipelining ${pipelining})`);
-            const result = await measure(s.url + c.path, {
-              connections,
-              pipelining,
-              durationS,
-              warmupS,
-              compressed,
-              serverPid: pidOf(s),
-            });
-            measured.push({
-              case: c.name,
-              path: c.path,
-              target: c.target === true,
-              compressed,
-              server: s.name,
-              ...result,
-            });
+          // Rounds interleave the servers (M, S, L, M, S, L, ...): this machine's speed drifts
+          // within seconds, and a ratio of two back-to-back runs carried that drift. Each server's
+          // row is its median round; its CPU shares are the means over its rounds.
+          const rounds = Object.fromEntries(servers.map((s) => [s.name, []]));
+          for (let round = 0; round < ROUNDS; round++) {
+            for (const s of servers) {
+              log(
+                `http: ${c.name}${compressed ? ' (gzip, br)' : ''} → ${s.name} (pipelining ${pipelining}, round ${round + 1} of ${ROUNDS})`,
+              );
+              rounds[s.name].push(
+                await measure(s.url + c.path, {
+                  connections,
+                  pipelining,
+                  durationS: durationS / ROUNDS,
+                  warmupS: round === 0 ? warmupS : Math.min(warmupS, ROUND_WARMUP_S),
+                  compressed,
+                  serverPid: pidOf(s),
+                }),
+              );
+            }
           }
+          const measured = servers.map((s) => ({
+            case: c.name,
+            path: c.path,
+            target: c.target === true,
+            compressed,
+            server: s.name,
+            ...medianRound(rounds[s.name]),
+          }));
           const limit = measured.find((r) => r.server === 'limit');
           const valid = validity(limit, measured);
           if (valid.ok || attempt === ATTEMPTS) {
@@ -188,8 +201,25 @@ export async function runHttp({ root, dir, durationS, warmupS, connections, log 
         }
       }
     }
-    return { cases: list, answers, rows, connections, durationS, warmupS };
+    return { cases: list, answers, rows, connections, durationS, warmupS, rounds: ROUNDS };
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
   }
+}
+
+/** The round with the median requests/s, with CPU shares averaged over every round and each round's rate kept. */
+function medianRound(list) {
+  const sorted = [...list].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  const mean = (key) =>
+    list.every((r) => r[key] !== undefined) ? list.reduce((sum, r) => sum + r[key], 0) / list.length : undefined;
+  const serverCpu = mean('serverCpu');
+  return {
+    ...median,
+    driverCpu: mean('driverCpu'),
+    ...(serverCpu === undefined ? {} : { serverCpu }),
+    errors: list.reduce((sum, r) => sum + r.errors, 0),
+    non2xx: list.reduce((sum, r) => sum + r.non2xx, 0),
+    rounds: list.map((r) => Math.round(r.requestsPerSecond)),
+  };
 }
