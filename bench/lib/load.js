@@ -29,6 +29,24 @@ export function cpuSeconds(pid) {
 }
 
 /**
+ * Waits until process `pid` is idle (under 10% of a core over 200 ms), at most `maxS` seconds; the
+ * seconds waited. A server that fell behind (the SDK's guide pages take about 30 ms each, and 20
+ * connections leave it a backlog of answers it still computes after the driver has gone) would
+ * otherwise take the shared core from the next server measured.
+ * @example await quiesce(child.pid)
+ */
+export async function quiesce(pid, maxS = 15) {
+  const started = performance.now();
+  for (;;) {
+    const before = cpuSeconds(pid);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const after = cpuSeconds(pid);
+    const waited = (performance.now() - started) / 1000;
+    if (before === undefined || after === undefined || after - before < 0.02 || waited >= maxS) return waited;
+  }
+}
+
+/**
  * Requests/s, p50/p99 latency (ms), errors and non-2xx of `connections` keep-alive connections
  * (each with `pipelining` requests in flight) hammering `url` for `durationS` seconds after
  * `warmupS` seconds of warm-up; with `serverPid`, the server's and the driver's CPU use during

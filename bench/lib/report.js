@@ -136,7 +136,7 @@ export function writeResults(root, run, file = join(root, 'bench/results.md')) {
       ...[
         ['`marquee import`, two cores (the guide parsed in a thread of its own)', i.marquee],
         ['`marquee import`, one core (`taskset -c 1`: no thread)', i.oneCore],
-        ['`marquee import` of the gzip guide, two cores (inflated and parsed in one thread)', i.gzip],
+        ['`marquee import` of the gzip guide, two cores (inflated in one thread, parsed in the other)', i.gzip],
       ].map(
         ([name, r]) =>
           `| ${name} | ${f1(r.wallMs / 1000)} s (${r.walls.map((w) => f1(w / 1000)).join(', ')}) | ${f1(r.mbPerSecond)} MB/s | ${f1(r.cpuMs / 1000)} s | ${f0(r.peakRssMB)} MB | ${f0(r.counts?.channels)} channels, ${f0(r.counts?.programmes)} programmes; store ${mb(r.storeBytes)} |`,

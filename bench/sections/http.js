@@ -8,7 +8,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DAY_MS, fetchAnswer, summarize } from '../lib/answers.js';
 import { SEARCH_WORD } from '../lib/dataset.js';
-import { measure } from '../lib/load.js';
+import { measure, quiesce } from '../lib/load.js';
 import { guideStart, isoDay, SEED, SIZES, servedData } from '../lib/prepare.js';
 import { runMeasured, startServer } from '../lib/processes.js';
 
@@ -35,8 +35,8 @@ const PIPELINING = [1, 2, 4, 8, 16];
 const MARGIN = 0.03;
 /** Measurements of one case before it is recorded as invalid (each may raise the pipelining). */
 const ATTEMPTS = 4;
-/** Interleaved rounds per case and server, each a third of the measured time. */
-const ROUNDS = 3;
+/** Interleaved rounds per case and server, each a fifth of the measured time. */
+const ROUNDS = 5;
 /** Warm-up before each round after the first (the server is warm by then). */
 const ROUND_WARMUP_S = 0.5;
 
@@ -153,6 +153,7 @@ export async function runHttp({ root, dir, durationS, warmupS, connections, log 
       for (const c of list) {
         // The driver must not be the bottleneck: raise pipelining until the limit server (which
         // only replays bytes) keeps its core busy while this process stays under 90% of its own.
+        for (const s of servers) await quiesce(pidOf(s));
         let pipelining = await saturate(bare.url + c.path, { connections, compressed, serverPid: pidOf(bare), log });
         for (let attempt = 1; ; attempt++) {
           // Rounds interleave the servers (M, S, L, M, S, L, ...): this machine's speed drifts
@@ -174,6 +175,7 @@ export async function runHttp({ root, dir, durationS, warmupS, connections, log 
                   serverPid: pidOf(s),
                 }),
               );
+              await quiesce(pidOf(s));
             }
           }
           const measured = servers.map((s) => ({
