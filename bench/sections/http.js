@@ -165,15 +165,17 @@ export async function runHttp({ root, dir, durationS, warmupS, connections, log 
               log(
                 `http: ${c.name}${compressed ? ' (gzip, br)' : ''} → ${s.name} (pipelining ${pipelining}, round ${round + 1} of ${ROUNDS})`,
               );
-              rounds[s.name].push(
-                await measure(s.url + c.path, {
-                  connections,
-                  pipelining,
-                  durationS: durationS / ROUNDS,
-                  warmupS: round === 0 ? warmupS : Math.min(warmupS, ROUND_WARMUP_S),
-                  compressed,
-                  serverPid: pidOf(s),
-                }),
+              const result = await measure(s.url + c.path, {
+                connections,
+                pipelining,
+                durationS: durationS / ROUNDS,
+                warmupS: round === 0 ? warmupS : Math.min(warmupS, ROUND_WARMUP_S),
+                compressed,
+                serverPid: pidOf(s),
+              });
+              rounds[s.name].push(result);
+              log(
+                `http:   ${Math.round(result.requestsPerSecond)} req/s, server ${Math.round((result.serverCpu ?? 0) * 100)}%, driver ${Math.round(result.driverCpu * 100)}%`,
               );
               await quiesce(pidOf(s));
             }
