@@ -49,9 +49,9 @@ export function drive(url, { connections = 20, pipelining = 1, durationS = 5, he
         requests++;
         due++;
       };
-      /** Takes bytes [from, to) of `buf`: skips bodies, reads heads; false when the connection was dropped. */
-      const consume = (buf, from, to) => {
-        let i = from;
+      /** Takes the first `to` bytes of `buf`: skips bodies, reads heads; false when the connection was dropped. */
+      const consume = (buf, to) => {
+        let i = 0;
         while (i < to) {
           if (skip > 0) {
             const n = Math.min(skip, to - i);
@@ -93,8 +93,8 @@ export function drive(url, { connections = 20, pipelining = 1, durationS = 5, he
             if (pending !== undefined) {
               const joined = Buffer.concat([pending, buf.subarray(0, nread)]);
               pending = undefined;
-              if (!consume(joined, 0, joined.length)) return false;
-            } else if (!consume(buf, 0, nread)) return false;
+              if (!consume(joined, joined.length)) return false;
+            } else if (!consume(buf, nread)) return false;
             flush();
             return true;
           },

@@ -121,8 +121,7 @@ export function sendCachedEntry(
   ifNoneMatch: string | undefined,
   compression: boolean,
 ): CoreResponse | undefined {
-  if (ifNoneMatch !== undefined && notModified(entry, ifNoneMatch))
-    return { status: 304, headers: entry.headers, body: '' };
+  if (notModified(entry, ifNoneMatch)) return { status: 304, headers: entry.headers, body: '' };
   const encoding = chooseEncoding(entry, acceptEncoding, compression);
   const body = entry.bodies[encoding];
   return body ? withBody(entry, encoding, body) : undefined;
