@@ -15,14 +15,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { MarqueeError } from '../errors.js';
 import type { CopyFile, SourceOptions, SourceStream } from '../sources/input/index.js';
-import {
-  createCopyFile,
-  openCopy,
-  openSource,
-  prefetchSource,
-  readFileChunks,
-  redactLocation,
-} from '../sources/input/index.js';
+import { createCopyFile, openCopy, openSource, readFileChunks, redactLocation } from '../sources/input/index.js';
 import { StringInterner } from '../sources/xmltv/index.js';
 import {
   copiesDir,
@@ -107,7 +100,6 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
 
   try {
     if (options.playlists.length === 0) throw new MarqueeError('INVALID_SETTINGS', 'no playlist is configured');
-    prefetchGuides(options, sourceOptions, work);
     // 1. Playlists, each judged on its own; conditionally when a previous state is known.
     const planWarnings: ImportWarning[] = [];
     for (const source of options.playlists) {
@@ -481,24 +473,6 @@ async function recordFailure(store: Store, reason: string): Promise<void> {
 /** The guides the playlists' readers offer (an Xtream account's `xmltv.php`): the operator configured those sources. */
 function readerGuides(options: LiveTvImportOptions): readonly GuideSource[] {
   return options.playlists.flatMap((p) => p.reader?.guides ?? []);
-}
-
-/**
- * The copies of the configured local guides, started on libuv's threads now: the kernel copies a
- * 370 MB guide in 0.2-0.8 s, and the playlist and channels keep this thread busy longer than that
- * while the other core is idle. Reading a guide then waits for its copy, if at all.
- */
-function prefetchGuides(options: LiveTvImportOptions, base: SourceOptions, work: WorkDir): void {
-  const optionsOf = guideOptions(base, options);
-  for (const g of configuredGuides(options) ?? []) {
-    if (g.open) continue;
-    const previous = options.previous?.validators[g.location];
-    void prefetchSource(g.location, {
-      ...optionsOf(g.location),
-      copyTo: work.copy('guide', g.location),
-      ...(previous ? { previous } : {}),
-    });
-  }
 }
 
 function configuredGuides(options: LiveTvImportOptions): readonly GuideSource[] | undefined {

@@ -1,10 +1,10 @@
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCopyFile, openCopy, readCopyText, readFileChunks } from './copy.js';
-import { openSource, prefetchSource } from './open.js';
+import { openSource } from './open.js';
 
 let dir: string;
 beforeEach(() => {
@@ -71,78 +71,5 @@ describe('source copies', () => {
   it('bounds what a copy decompresses to', async () => {
     const bomb = gzipSync(Buffer.alloc(1024 * 1024));
     await expect(read(openCopy([bomb], 'bomb.xml', { maxDecompressedBytes: 1000 }))).rejects.toThrow(/bomb\.xml/);
-  });
-
-  it('takes a local file whole and reads the copy: a change after the copy does not reach the read', async () => {
-    const source = join(dir, 'guide.xml');
-    const before = `<tv>${'<programme/>'.repeat(1000)}</tv>`;
-    writeFileSync(source, before);
-    const copy = createCopyFile(join(dir, 'guide.copy'));
-    await prefetchSource(source, { allowFiles: true, copyTo: copy });
-    const copiedAt = statSync(source);
-    writeFileSync(source, '<tv>replaced meanwhile, and of another size</tv>');
-    const stream = await openSource(source, { allowFiles: true, copyTo: copy });
-    if (stream.notModified) throw new Error('unexpected');
-    expect((await read(stream)).toString()).toBe(before);
-    // The validators describe what was read, so the next refresh sees the file as changed.
-    expect(stream.metadata.byteLength).toBe(before.length);
-    expect(stream.metadata.etag).toBe(`W/"${copiedAt.size.toString(16)}-${Math.floor(copiedAt.mtimeMs).toString(16)}"`);
-    expect(await copy.finish()).toBe(before.length);
-    expect(readFileSync(copy.path, 'utf8')).toBe(before);
-  });
-
-  it('takes no snapshot ahead of a file it would not read', async () => {
-    const source = join(dir, 'guide.xml');
-    writeFileSync(source, '<tv/>');
-    const info = statSync(source);
-    const unchanged = { etag: `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"` };
-    const cases = [{ allowFiles: false }, { allowFiles: true, maxBytes: 2 }, { allowFiles: true, previous: unchanged }];
-    for (const [i, options] of cases.entries()) {
-      const copy = createCopyFile(join(dir, `skipped-${i}.copy`));
-      await prefetchSource(source, { ...options, copyTo: copy });
-      expect(existsSync(copy.path)).toBe(false);
-    }
-    // A missing file: nothing copied, and the read names the error.
-    const copy = createCopyFile(join(dir, 'missing.copy'));
-    await prefetchSource(join(dir, 'nowhere.xml'), { allowFiles: true, copyTo: copy });
-    await expect(openSource(join(dir, 'nowhere.xml'), { allowFiles: true, copyTo: copy })).rejects.toThrow(
-      /nowhere\.xml: file not found/,
-    );
-  });
-
-  it('names the copy when the disk refuses it, and the source when the source is unreadable', async () => {
-    const source = join(dir, 'guide.xml');
-    writeFileSync(source, '<tv/>');
-    // A copy path inside a missing folder: the copy's side fails, not the source's.
-    const lost = createCopyFile(join(dir, 'gone', 'guide.copy'));
-    await expect(openSource(source, { allowFiles: true, copyTo: lost })).rejects.toMatchObject({
-      code: 'STORE_UNAVAILABLE',
-      message: expect.stringMatching(/cannot write the copy of a source to .*gone.*guide\.copy/),
-    });
-    const unreadable = join(dir, 'locked.xml');
-    writeFileSync(unreadable, '<tv/>');
-    chmodSync(unreadable, 0);
-    // root reads any file: the case only holds for other users.
-    if (process.getuid?.() !== 0) {
-      await expect(
-        openSource(unreadable, { allowFiles: true, copyTo: createCopyFile(join(dir, 'locked.copy')) }),
-      ).rejects.toMatchObject({
-        code: 'SOURCE_UNREADABLE',
-        message: expect.stringMatching(/locked\.xml: permission denied/),
-      });
-    }
-    const copy = createCopyFile(join(dir, 'guide.copy'));
-    await expect(copy.snapshot!(source)).resolves.toMatchObject({ path: copy.path, size: 5 });
-    await expect(copy.snapshot!(join(dir, 'other.xml'))).rejects.toThrow(/is a snapshot of/);
-    await expect(copy.write(Buffer.from('x'))).rejects.toThrow(/snapshot/);
-  });
-
-  it('writes a source it cannot take whole (a URL) chunk by chunk', async () => {
-    const copy = createCopyFile(join(dir, 'chunks.copy'));
-    await copy.write(Buffer.from('<tv>'));
-    await copy.write(Buffer.from('</tv>'));
-    await expect(copy.snapshot!(join(dir, 'x.xml'))).rejects.toThrow(/being written/);
-    expect(await copy.finish()).toBe(9);
-    expect(readFileSync(copy.path, 'utf8')).toBe('<tv></tv>');
   });
 });

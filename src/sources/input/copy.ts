@@ -6,12 +6,11 @@
  * through the same gunzip stage as the source itself, so it yields the same bytes.
  */
 import { once } from 'node:events';
-import { closeSync, constants, createWriteStream, openSync, readSync, type WriteStream } from 'node:fs';
-import { access, copyFile, stat } from 'node:fs/promises';
+import { closeSync, createWriteStream, openSync, readSync } from 'node:fs';
 import { MarqueeError } from '../../errors.js';
 import { limitBytes, maybeGunzip } from './bytes.js';
 import { decodeText } from './open.js';
-import type { SourceCopySink, SourceSnapshot, SourceStream } from './types.js';
+import type { SourceCopySink, SourceStream } from './types.js';
 
 const MiB = 1024 * 1024;
 /** Bytes of a copy that may wait for the disk before the read waits too. */
@@ -26,105 +25,58 @@ export interface CopyFile extends SourceCopySink {
   discard(): void;
 }
 
-/** Errors of a snapshot that are the copy's side (the disk it is written to), not the source's. */
-const COPY_SIDE = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EFBIG']);
-
 /**
- * Starts a copy in `path` (created or truncated): written chunk by chunk, or taken whole from a
- * local file with `snapshot`.
+ * Starts a copy in `path` (created or truncated).
  * @example const copy = createCopyFile('/tmp/x/guide.copy'); await openSource(url, { copyTo: copy })
  */
 export function createCopyFile(path: string): CopyFile {
-  let file: WriteStream | undefined;
-  let snapshot: { readonly from: string; readonly taken: Promise<SourceSnapshot> } | undefined;
+  // Room for a few MiB of chunks: with the default 16 KiB every chunk of a source waited for its
+  // own write before the parser got it; now the writes run on libuv's threads while it parses.
+  // The chunks are the source's own buffers (not copied), so this bounds memory at COPY_BUFFER.
+  const file = createWriteStream(path, { highWaterMark: COPY_BUFFER });
   let failure: Error | undefined;
+  file.on('error', (error) => {
+    failure ??= error;
+  });
   const fail = (error: Error): MarqueeError =>
     new MarqueeError(
       'STORE_UNAVAILABLE',
       `${(error as NodeJS.ErrnoException).code === 'ENOSPC' ? 'the disk is full: ' : ''}cannot write the copy of a source to ${path}: ${error.message}`,
       { cause: error },
     );
-  const stream = (): WriteStream => {
-    if (file) return file;
-    // Room for a few MiB of chunks: with the default 16 KiB every chunk of a source waited for its
-    // own write before the parser got it; now the writes run on libuv's threads while it parses.
-    // The chunks are the source's own buffers (not copied), so this bounds memory at COPY_BUFFER.
-    file = createWriteStream(path, { highWaterMark: COPY_BUFFER });
-    file.on('error', (error) => {
-      failure ??= error;
-    });
-    return file;
-  };
 
   return {
     path,
     async write(chunk) {
-      if (snapshot) throw new Error(`the copy ${path} was taken as a snapshot; it takes no more bytes`);
-      const out = stream();
       if (failure) throw fail(failure);
-      if (!out.write(chunk)) {
+      if (!file.write(chunk)) {
         // Wait for room, or for a write error (listeners removed either way: one copy takes
         // thousands of chunks).
         await new Promise<void>((resolve) => {
           const done = () => {
-            out.off('drain', done);
-            out.off('error', done);
+            file.off('drain', done);
+            file.off('error', done);
             resolve();
           };
-          out.once('drain', done);
-          out.once('error', done);
+          file.once('drain', done);
+          file.once('error', done);
         });
       }
       if (failure) throw fail(failure);
     },
-    snapshot(from) {
-      if (file) return Promise.reject(new Error(`the copy ${path} is being written; it cannot be a snapshot`));
-      if (snapshot && snapshot.from !== from) {
-        return Promise.reject(new Error(`the copy ${path} is a snapshot of ${snapshot.from}, not of ${from}`));
-      }
-      snapshot ??= { from, taken: takeSnapshot(from, path, fail) };
-      return snapshot.taken;
-    },
     async finish() {
-      if (snapshot) {
-        await snapshot.taken;
-        return (await stat(path)).size;
-      }
-      const out = stream();
-      const closed = once(out, 'close');
-      out.end();
+      const closed = once(file, 'close');
+      file.end();
       await closed.catch((error: Error) => {
         throw fail(error);
       });
       if (failure) throw fail(failure);
-      return out.bytesWritten;
+      return file.bytesWritten;
     },
     discard() {
-      file?.destroy();
+      file.destroy();
     },
   };
-}
-
-/**
- * `from` copied to `path` by the kernel, with `from`'s size and mtime just before. FICLONE: a clone
- * where the file system has them (btrfs, XFS), else copy_file_range. Errors of the copy's side
- * (disk full, a folder gone) become `fail`'s; the source's own (missing, unreadable) stay as they are.
- */
-async function takeSnapshot(from: string, path: string, fail: (error: Error) => MarqueeError): Promise<SourceSnapshot> {
-  const info = await stat(from);
-  try {
-    await copyFile(from, path, constants.COPYFILE_FICLONE);
-  } catch (error) {
-    // The errno does not say which side failed: a source still readable means the copy's did.
-    const copySide =
-      COPY_SIDE.has((error as NodeJS.ErrnoException).code ?? '') ||
-      (await access(from, constants.R_OK).then(
-        () => true,
-        () => false,
-      ));
-    throw copySide ? fail(error as Error) : error;
-  }
-  return { path, size: info.size, mtimeMs: info.mtimeMs };
 }
 
 /**

@@ -6,7 +6,7 @@
 import { MarqueeError } from '../../errors.js';
 import { limitBytes, maybeGunzip } from './bytes.js';
 import { startDeadline } from './deadline.js';
-import { openFile, prefetchFile } from './file.js';
+import { openFile } from './file.js';
 import { openHttp } from './http.js';
 import { parseLocation, redactLocation } from './location.js';
 import type { RawSource, SourceCopySink, SourceNotModified, SourceOptions, SourceStream, SourceText } from './types.js';
@@ -36,8 +36,7 @@ export async function openSource(
       throw new MarqueeError('SOURCE_FORBIDDEN', `${label}: local files may not be read from this source`);
     }
     const raw = await openFile(parsed.path, label, { ...options, maxBytes });
-    if (raw.notModified) return raw;
-    return toStream(raw, maxBytes, maxDecompressed, label, () => {}, raw.copied ? undefined : options.copyTo);
+    return raw.notModified ? raw : toStream(raw, maxBytes, maxDecompressed, label, () => {}, options.copyTo);
   }
 
   const deadline = startDeadline(options.timeoutMs ?? 600_000, label, options.signal);
@@ -65,22 +64,6 @@ export async function openSource(
     return raw;
   }
   return toStream(raw, maxBytes, maxDecompressed, label, () => deadline.dispose(), options.copyTo);
-}
-
-/**
- * Starts, ahead of `openSource(location, options)`, what it can do before the read: the snapshot
- * of a local file into `options.copyTo` (see prefetchFile). Nothing for URLs. Never throws.
- * @example void prefetchSource('/data/guide.xml', { allowFiles: true, copyTo: copy })
- */
-export async function prefetchSource(location: string, options: SourceOptions = {}): Promise<void> {
-  let parsed: ReturnType<typeof parseLocation>;
-  try {
-    parsed = parseLocation(location);
-  } catch {
-    return;
-  }
-  if (parsed.kind !== 'file' || !(options.allowFiles ?? options.allowPrivateAddresses ?? false)) return;
-  await prefetchFile(parsed.path, { ...options, maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES });
 }
 
 function toStream(

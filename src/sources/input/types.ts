@@ -53,20 +53,6 @@ export interface SourceOptions {
 /** Where `copyTo` sends a source's raw bytes. */
 export interface SourceCopySink {
   write(chunk: Buffer): void | Promise<void>;
-  /**
-   * Takes a local file whole instead, copied by the kernel (copy_file_range, or a clone where the
-   * file system has them): the source is then read from the copy, so what is parsed is exactly
-   * what was kept. Asked again for the same file, the same snapshot. A sink without it gets
-   * `write` calls.
-   */
-  snapshot?(file: string): Promise<SourceSnapshot>;
-}
-
-/** A local file as a sink took it: where the copy is, and the file's size and mtime just before. */
-export interface SourceSnapshot {
-  readonly path: string;
-  readonly size: number;
-  readonly mtimeMs: number;
 }
 
 export interface SourceMetadata {
@@ -111,6 +97,4 @@ export interface RawSource {
   readonly metadata: SourceMetadata;
   /** Destroys the underlying file stream or socket, so a pending read ends at once. */
   readonly destroy: () => void;
-  /** True when `copyTo` already holds the bytes (a snapshot, which `body` reads): no tee. */
-  readonly copied?: boolean;
 }
