@@ -19,13 +19,28 @@ export function fetchAnswer(url, compressed = false, timeoutMs = 30_000) {
         const raw = Buffer.concat(chunks);
         const encoding = res.headers['content-encoding'] ?? 'identity';
         const body = encoding === 'br' ? brotliDecompressSync(raw) : encoding === 'gzip' ? gunzipSync(raw) : raw;
-        resolve({ status: res.statusCode, bytes: raw.byteLength, encoding, text: body.toString('utf8') });
+        resolve({
+          status: res.statusCode,
+          bytes: raw.byteLength,
+          encoding,
+          text: body.toString('utf8'),
+          raw,
+          headers: answerHeaders(res.headers),
+        });
       });
       res.on('error', reject);
     });
     request.setTimeout(timeoutMs, () => request.destroy(new Error(`${url}: no answer in ${timeoutMs} ms`)));
     request.on('error', reject);
   });
+}
+
+/** What node:http adds to every answer of its own (the date, the connection's state): not part of an answer to replay. */
+const CONNECTION_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+/** An answer's own headers, as received (lower-case names), without the connection's. */
+function answerHeaders(headers) {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !CONNECTION_HEADERS.has(name)));
 }
 
 /** `{ status, bytes, content }` where content says what the answer holds: `100 metas`, `100 channels, 4800 programmes`. */

@@ -119,12 +119,20 @@ export async function runHttp({ root, dir, durationS, warmupS, connections, log 
     );
     servers.push({ name: 'SDK', ...sdk });
 
-    // The limit answers Marquee's exact bytes, so its numbers bound what Marquee could reach.
+    // The limit answers Marquee's exact bytes and headers, plain and to `Accept-Encoding: gzip,
+    // br`, so its numbers bound what Marquee could reach.
     const bodies = {};
     for (const c of list) {
-      const answer = await fetchAnswer(marquee.url + c.path);
-      if (answer.status !== 200) throw new Error(`Marquee answered ${answer.status} to ${c.path}`);
-      bodies[c.path] = answer.text;
+      const variants = {};
+      for (const [variant, compressed] of [
+        ['identity', false],
+        ['compressed', true],
+      ]) {
+        const answer = await fetchAnswer(marquee.url + c.path, compressed);
+        if (answer.status !== 200) throw new Error(`Marquee answered ${answer.status} to ${c.path}`);
+        variants[variant] = { headers: answer.headers, body: answer.raw.toString('base64') };
+      }
+      bodies[c.path] = variants;
     }
     const bodiesFile = join(dir, 'bare-bodies.json');
     writeFileSync(bodiesFile, JSON.stringify(bodies));

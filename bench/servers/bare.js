@@ -1,32 +1,55 @@
 /**
- * The practical limit of Node on this machine: a bare node:http server that answers each path
- * with bytes computed once at start (identity, gzip and brotli), with the headers an add-on
- * answer needs (content type, CORS, cache, vary) and nothing else: no routing beyond one Map
- * lookup, no handler, no serialization.
+ * The practical limit of Node on this machine: a bare node:http server that replays, for each
+ * path, an answer recorded once at start: the bytes and headers Marquee sent, plain and to
+ * `Accept-Encoding: gzip, br` (whatever Marquee chose for it: brotli for a large page, the plain
+ * bytes for a small one). No routing beyond one Map lookup, no handler, no serialization, no
+ * cache logic: what is left is node:http itself.
  *
- * Usage: node bench/servers/bare.js BODIES.json   (a JSON object: path → body text)
+ * Usage: node bench/servers/bare.js BODIES.json
+ *   BODIES.json: { path: { identity: { headers, body }, compressed: { headers, body } } }, each
+ *   body base64 and each headers object an answer's own (node:http adds date and connection).
+ *   A path mapped to a plain text instead gets that text with the headers of an add-on answer,
+ *   and brotli computed here for the compressed variant (the file's older form).
  * Prints `listening http://127.0.0.1:PORT` when ready.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants } from 'node:zlib';
 
-const bodies = JSON.parse(readFileSync(process.argv[2], 'utf8'));
-const answers = new Map();
-for (const [path, text] of Object.entries(bodies)) {
+/** `{ identity, compressed }`, each `{ headers, body }`, from an older file's plain text. */
+function fromText(text) {
   const identity = Buffer.from(text);
   // Brotli at the quality Marquee uses, so the bytes on the wire are comparable.
   const br = brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } });
-  const gzip = gzipSync(identity, { level: 6 });
   const headers = {
     'content-type': 'application/json; charset=utf-8',
     'access-control-allow-origin': '*',
     'cache-control': 'max-age=300',
     vary: 'Accept-Encoding',
   };
-  answers.set(path, { identity, gzip, br, headers });
+  return {
+    identity: { headers: { ...headers, 'content-length': String(identity.byteLength) }, body: identity },
+    compressed: {
+      headers: { ...headers, 'content-encoding': 'br', 'content-length': String(br.byteLength) },
+      body: br,
+    },
+  };
 }
 
+function recorded(variant) {
+  return { headers: variant.headers, body: Buffer.from(variant.body, 'base64') };
+}
+
+const bodies = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const answers = new Map();
+for (const [path, entry] of Object.entries(bodies)) {
+  answers.set(
+    path,
+    typeof entry === 'string'
+      ? fromText(entry)
+      : { identity: recorded(entry.identity), compressed: recorded(entry.compressed) },
+  );
+}
 const server = createServer((req, res) => {
   const answer = answers.get(req.url);
   if (!answer) {
@@ -35,14 +58,9 @@ const server = createServer((req, res) => {
     return;
   }
   const accept = req.headers['accept-encoding'] ?? '';
-  const encoding = accept.includes('br') ? 'br' : accept.includes('gzip') ? 'gzip' : 'identity';
-  const body = answer[encoding];
-  res.writeHead(200, {
-    ...answer.headers,
-    'content-length': body.byteLength,
-    ...(encoding === 'identity' ? {} : { 'content-encoding': encoding }),
-  });
-  res.end(body);
+  const variant = accept.includes('br') || accept.includes('gzip') ? answer.compressed : answer.identity;
+  res.writeHead(200, variant.headers);
+  res.end(variant.body);
 });
 server.listen(0, '127.0.0.1', () => {
   process.stdout.write(`listening http://127.0.0.1:${server.address().port}\n`);
