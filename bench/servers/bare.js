@@ -8,33 +8,10 @@
  * Usage: node bench/servers/bare.js BODIES.json
  *   BODIES.json: { path: { identity: { headers, body }, compressed: { headers, body } } }, each
  *   body base64 and each headers object an answer's own (node:http adds date and connection).
- *   A path mapped to a plain text instead gets that text with the headers of an add-on answer,
- *   and brotli computed here for the compressed variant (the file's older form).
  * Prints `listening http://127.0.0.1:PORT` when ready.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { brotliCompressSync, constants } from 'node:zlib';
-
-/** `{ identity, compressed }`, each `{ headers, body }`, from an older file's plain text. */
-function fromText(text) {
-  const identity = Buffer.from(text);
-  // Brotli at the quality Marquee uses, so the bytes on the wire are comparable.
-  const br = brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } });
-  const headers = {
-    'content-type': 'application/json; charset=utf-8',
-    'access-control-allow-origin': '*',
-    'cache-control': 'max-age=300',
-    vary: 'Accept-Encoding',
-  };
-  return {
-    identity: { headers: { ...headers, 'content-length': String(identity.byteLength) }, body: identity },
-    compressed: {
-      headers: { ...headers, 'content-encoding': 'br', 'content-length': String(br.byteLength) },
-      body: br,
-    },
-  };
-}
 
 function recorded(variant) {
   return { headers: variant.headers, body: Buffer.from(variant.body, 'base64') };
@@ -43,12 +20,7 @@ function recorded(variant) {
 const bodies = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const answers = new Map();
 for (const [path, entry] of Object.entries(bodies)) {
-  answers.set(
-    path,
-    typeof entry === 'string'
-      ? fromText(entry)
-      : { identity: recorded(entry.identity), compressed: recorded(entry.compressed) },
-  );
+  answers.set(path, { identity: recorded(entry.identity), compressed: recorded(entry.compressed) });
 }
 const server = createServer((req, res) => {
   const answer = answers.get(req.url);
