@@ -1,12 +1,19 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli/main.js';
+// `marquee serve` relaunches itself with V8's memory reducer off (dist/cli/relaunch.js says why);
+// only Node's own modules are loaded before that is decided.
+import { relaunch, relaunchOptions } from '../dist/cli/relaunch.js';
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  },
-);
+const argv = process.argv.slice(2);
+const options = relaunchOptions(argv, process.execArgv, process.env);
+if (options === undefined || !(await relaunch(options))) {
+  const { main } = await import('../dist/cli/main.js');
+  main(argv).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -6,6 +6,7 @@
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { DAY_MS, fetchAnswer, summarize } from '../lib/answers.js';
 import { SEARCH_WORD } from '../lib/dataset.js';
 import { measure, quiesce } from '../lib/load.js';
@@ -91,6 +92,8 @@ export async function runHttp({ root, dir, durationS, warmupS, connections, log 
   rmSync(db, { force: true });
   rmSync(`${db}-wal`, { force: true });
   const sources = ['--playlist', data.playlist.path, '--epg', data.epg.path, '--library', data.library.path];
+  // Loaded here, not at the top: dist/ is built by the time a section runs.
+  const { SERVE_NODE_OPTIONS } = await import(pathToFileURL(join(root, 'dist/cli/relaunch.js')).href);
   log('http: importing the served dataset through `marquee import`');
   await runMeasured(process.execPath, [join(root, 'bin/marquee.js'), 'import', '--db', db, ...sources, '--json']);
 
@@ -99,7 +102,21 @@ export async function runHttp({ root, dir, durationS, warmupS, connections, log 
   try {
     const marquee = await startServer(
       process.execPath,
-      [join(root, 'bin/marquee.js'), 'serve', '--db', db, ...sources, '--port', '0', '--quiet', '--refresh-hours', '0'],
+      // The options `marquee serve` relaunches itself with (src/cli/relaunch.ts), given here so that
+      // the measured PID is the server's own, not the waiting parent's.
+      [
+        ...SERVE_NODE_OPTIONS,
+        join(root, 'bin/marquee.js'),
+        'serve',
+        '--db',
+        db,
+        ...sources,
+        '--port',
+        '0',
+        '--quiet',
+        '--refresh-hours',
+        '0',
+      ],
       READY_MARQUEE,
       { cwd: dir },
     );

@@ -7,6 +7,7 @@ import { rotateKeyCommand } from './commands/rotate-key.js';
 import { serveCommand } from './commands/serve.js';
 import { statusCommand } from './commands/status.js';
 import { printableStream } from './printable.js';
+import { parentGone } from './relaunch.js';
 import { version } from './version.js';
 
 const COMMANDS: readonly Command[] = [
@@ -36,6 +37,8 @@ function usage(): string {
 function defaultIo(): Io {
   const stopped = new Promise<string>((resolve) => {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve(signal));
+    // Relaunched by the bin (relaunch.ts) and the parent died: stop as on SIGTERM.
+    void parentGone().then(() => resolve('parent process gone'));
   });
   const onReload = (listener: () => void) => {
     process.on('SIGHUP', listener);

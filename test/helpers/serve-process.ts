@@ -44,11 +44,16 @@ export interface ServeChild {
   waitFor(pattern: RegExp, ms?: number): Promise<RegExpExecArray>;
 }
 
-/** Starts `marquee <args>` in `cwd`; the caller kills it (see `children`). */
-export function startMarquee(args: readonly string[], cwd: string, children: ChildProcess[]): ServeChild {
+/** Starts `marquee <args>` in `cwd` (with `env` added); the caller kills it (see `children`). */
+export function startMarquee(
+  args: readonly string[],
+  cwd: string,
+  children: ChildProcess[],
+  env: NodeJS.ProcessEnv = {},
+): ServeChild {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd,
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...process.env, NO_COLOR: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);

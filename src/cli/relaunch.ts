@@ -1,0 +1,107 @@
+/**
+ * `marquee serve` runs with V8's memory reducer off. After a mark-compact, an idle spell of about
+ * eight seconds lets V8 run a "reducing" collection that shrinks the young generation to its
+ * minimum; a server answering small pages then scavenges three times as often and answered meta
+ * pages 20-30% slower for the rest of its life (bench/README.md, "After an idle pause"). A server
+ * that goes quiet between bursts meets exactly that. The flag cannot be set from inside a running
+ * process (V8 creates the reducer with the heap), and no portable shebang carries it (BusyBox
+ * `env` has no `-S`), so the bin starts the server as a child of its own with the flag:
+ *
+ * - the child is in a process group of its own, so a Ctrl-C reaches it once, forwarded by the
+ *   parent (SIGINT, SIGTERM and SIGHUP are forwarded);
+ * - its standard streams are the parent's (nothing is piped through);
+ * - the parent exits with the child's exit code, or dies of the child's signal;
+ * - if the parent dies (SIGKILL), the child sees its IPC channel close and stops as on SIGTERM.
+ *
+ * Not relaunched: when the flag (or `--memory-reducer` either way) is already among Node's
+ * options, when MARQUEE_RELAUNCH=off, inside a cluster worker (the listening socket is the
+ * primary's) or under pm2 (it watches the PID it started; give the flag in its `node_args`), and
+ * for every command but `serve`. If the child cannot be started, the server runs in this process
+ * as before.
+ *
+ * This module imports nothing but Node's: the parent loads no more than it needs to wait.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+
+/**
+ * In the relaunched child: resolves when the parent is gone (its IPC channel closed), and keeps
+ * the channel from holding the process open. Never resolves elsewhere.
+ */
+export function parentGone(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const channel = process.channel;
+  if (env.MARQUEE_RELAUNCHED !== '1' || channel === undefined) return new Promise(() => {});
+  channel.unref();
+  return new Promise((resolve) => {
+    process.once('disconnect', () => resolve());
+  });
+}
+
+/** Node options `marquee serve` runs with. */
+export const SERVE_NODE_OPTIONS: readonly string[] = ['--no-memory-reducer'];
+
+const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** V8 accepts `-` and `_` alike in a flag's name. */
+function mentionsMemoryReducer(option: string): boolean {
+  return /^--(no-?)?memory[-_]reducer(=|$)/.test(option);
+}
+
+/**
+ * The Node options to relaunch with, or undefined when this process runs the command itself.
+ * @example relaunchOptions(['serve', '--demo'], [], {}) // ['--no-memory-reducer']
+ */
+export function relaunchOptions(
+  argv: readonly string[],
+  execArgv: readonly string[],
+  env: NodeJS.ProcessEnv,
+): readonly string[] | undefined {
+  if (argv[0] !== 'serve') return undefined;
+  if (argv.includes('--help') || argv.includes('-h')) return undefined;
+  if (env.MARQUEE_RELAUNCH === 'off' || env.MARQUEE_RELAUNCHED === '1') return undefined;
+  if (env.NODE_UNIQUE_ID !== undefined || env.pm_id !== undefined) return undefined;
+  if (execArgv.some(mentionsMemoryReducer)) return undefined;
+  return SERVE_NODE_OPTIONS;
+}
+
+/**
+ * Runs this same command in a child Node with `options` and mirrors its end. Resolves false when
+ * the child could not be started (the caller then runs the command itself); otherwise it never
+ * resolves before the child has ended, and the process exits as the child did.
+ */
+export function relaunch(options: readonly string[]): Promise<boolean> {
+  return new Promise((resolve) => {
+    let child: ChildProcess;
+    try {
+      child = spawn(process.execPath, [...process.execArgv, ...options, ...process.argv.slice(1)], {
+        stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+        env: { ...process.env, MARQUEE_RELAUNCHED: '1' },
+        detached: true,
+      });
+    } catch {
+      resolve(false);
+      return;
+    }
+    const forward = (signal: NodeJS.Signals) => {
+      child.kill(signal);
+    };
+    for (const signal of FORWARDED) process.on(signal, forward);
+    const unforward = () => {
+      for (const signal of FORWARDED) process.off(signal, forward);
+    };
+    child.once('error', () => {
+      // Not started (the only error before 'spawn'): run here instead.
+      if (child.pid === undefined) {
+        unforward();
+        resolve(false);
+      }
+    });
+    child.once('exit', (code, signal) => {
+      unforward();
+      if (signal !== null) {
+        process.kill(process.pid, signal);
+        return;
+      }
+      process.exitCode = code ?? 1;
+    });
+  });
+}
