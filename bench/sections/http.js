@@ -153,7 +153,13 @@ export async function runHttp({ root, dir, durationS, warmupS, connections, log 
     }
     const bodiesFile = join(dir, 'bare-bodies.json');
     writeFileSync(bodiesFile, JSON.stringify(bodies));
-    const bare = await startServer(process.execPath, [join(root, 'bench/servers/bare.js'), bodiesFile], READY_NODE);
+    // With Marquee's Node options too: the limit is Node at its best. Without them it idles between
+    // its rounds like Marquee did and meets V8's memory reducer (bench/README.md, "After an idle pause").
+    const bare = await startServer(
+      process.execPath,
+      [...SERVE_NODE_OPTIONS, join(root, 'bench/servers/bare.js'), bodiesFile],
+      READY_NODE,
+    );
     servers.push({ name: 'limit', ...bare });
 
     // What each server answers, so a reader can see the three serve the same thing.
