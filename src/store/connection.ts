@@ -21,6 +21,12 @@ export interface ConnectionOptions {
    * (`PRAGMA mmap_size`); 0 (the default) reads everything through the page cache.
    */
   readonly mmapBytes?: number;
+  /**
+   * Leave a file that is not in WAL mode yet (a new one) in SQLite's rollback-journal mode, for a
+   * first import to fill (see `StoreOptions.fastFirstImport`); closeImportConnection turns WAL on
+   * once that import has ended. A file already in WAL mode stays so.
+   */
+  readonly walLater?: boolean;
 }
 
 /**
@@ -47,11 +53,17 @@ export function openConnection(file: string, options: ConnectionOptions): Connec
     // Takes effect only while the file is still empty; reads nothing.
     db.pragma(`page_size = ${NEW_STORE_PAGE_SIZE}`);
     // The first statement that reads the header: a garbage file fails here with SQLITE_NOTADB.
-    const mode = db.pragma('journal_mode = WAL', { simple: true });
-    if (mode !== 'wal') {
-      throw new Error(`the file system refused WAL mode (journal_mode is ${String(mode)})`);
+    if (options.walLater && db.pragma('journal_mode', { simple: true }) !== 'wal') {
+      // Rollback journal: a commit is durable only with FULL (NORMAL may corrupt the file on an
+      // OS crash in that mode); the import's pages reach the file while it runs.
+      db.pragma('synchronous = FULL');
+    } else {
+      const mode = db.pragma('journal_mode = WAL', { simple: true });
+      if (mode !== 'wal') {
+        throw new Error(`the file system refused WAL mode (journal_mode is ${String(mode)})`);
+      }
+      db.pragma('synchronous = NORMAL');
     }
-    db.pragma('synchronous = NORMAL');
     db.pragma(`cache_size = -${Math.max(256, Math.trunc(options.cacheKiB))}`);
     db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT}`);
     db.pragma('foreign_keys = OFF');

@@ -111,8 +111,17 @@ export function rollbackImport(db: Connection, id: number | undefined, reason: s
   }
 }
 
-/** One import rewrites most pages: fold the WAL back into the file now, then close. */
+/**
+ * One import rewrites most pages: fold the WAL back into the file now, then close. A store's
+ * first import filled in rollback-journal mode (`StoreOptions.fastFirstImport`) turns WAL on
+ * here, once its transaction has ended, for the readers and imports that follow.
+ */
 export function closeImportConnection(db: Connection): void {
+  try {
+    if (db.open && db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
+  } catch {
+    // Another connection holds a lock: the next store opened on the file turns WAL on.
+  }
   try {
     if (db.open) db.pragma('wal_checkpoint(TRUNCATE)');
   } catch {

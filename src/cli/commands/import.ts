@@ -50,7 +50,8 @@ export const importCommand: Command = {
       );
       return 2;
     }
-    const store = openStore(settings.db ?? `${io.cwd}/marquee.db`);
+    // Nothing else reads the store in this process: a new one is filled without the WAL's double write.
+    const store = openStore(settings.db ?? `${io.cwd}/marquee.db`, { fastFirstImport: true });
     try {
       const progress = values.json ? undefined : createProgress(io.stderr);
       const accept = Array.isArray(values['accept-shrink']) ? values['accept-shrink'] : undefined;
