@@ -31,9 +31,11 @@ describe('relaunchOptions', () => {
     expect(relaunchOptions(['serve'], [], { MARQUEE_RELAUNCHED: '1' })).toBeUndefined();
   });
 
-  it('does not relaunch a cluster worker or a pm2 process', () => {
+  it('does not relaunch a cluster worker, a pm2 process, or on Windows', () => {
     expect(relaunchOptions(['serve'], [], { NODE_UNIQUE_ID: '1' })).toBeUndefined();
     expect(relaunchOptions(['serve'], [], { pm_id: '0' })).toBeUndefined();
+    expect(relaunchOptions(['serve'], [], {}, 'win32')).toBeUndefined();
+    expect(relaunchOptions(['serve'], [], {}, 'darwin')).toEqual(['--no-memory-reducer']);
   });
 });
 

@@ -15,8 +15,8 @@
  *
  * Not relaunched: when the flag (or `--memory-reducer` either way) is already among Node's
  * options, when MARQUEE_RELAUNCH=off, inside a cluster worker (the listening socket is the
- * primary's) or under pm2 (it watches the PID it started; give the flag in its `node_args`), and
- * for every command but `serve`. If the child cannot be started, the server runs in this process
+ * primary's), under pm2 (it watches the PID it started; give the flag in its `node_args`), on
+ * Windows, and for every command but `serve`. If the child cannot be started, the server runs in this process
  * as before.
  *
  * This module imports nothing but Node's: the parent loads no more than it needs to wait.
@@ -54,11 +54,15 @@ export function relaunchOptions(
   argv: readonly string[],
   execArgv: readonly string[],
   env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
 ): readonly string[] | undefined {
   if (argv[0] !== 'serve') return undefined;
   if (argv.includes('--help') || argv.includes('-h')) return undefined;
   if (env.MARQUEE_RELAUNCH === 'off' || env.MARQUEE_RELAUNCHED === '1') return undefined;
   if (env.NODE_UNIQUE_ID !== undefined || env.pm_id !== undefined) return undefined;
+  // Windows has no process groups or forwarded signals to speak of, and a detached child there
+  // opens a console of its own.
+  if (platform === 'win32') return undefined;
   if (execArgv.some(mentionsMemoryReducer)) return undefined;
   return SERVE_NODE_OPTIONS;
 }
