@@ -88,7 +88,9 @@ describe.skipIf(!PROC)('marquee serve as a process', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  async function serve(env: NodeJS.ProcessEnv = {}): Promise<{ child: ServeChild; port: number }> {
+  async function serve(
+    env: NodeJS.ProcessEnv = { MARQUEE_RELAUNCH: 'on' },
+  ): Promise<{ child: ServeChild; port: number }> {
     const child = startMarquee(['serve', '--demo', '--port', '0', '--refresh-hours', '0'], dir, children, env);
     const port = Number((await child.waitFor(/manifest:\s+http:\/\/127\.0\.0\.1:(\d+)\/manifest\.json/))[1]);
     return { child, port };

@@ -44,7 +44,13 @@ export interface ServeChild {
   waitFor(pattern: RegExp, ms?: number): Promise<RegExpExecArray>;
 }
 
-/** Starts `marquee <args>` in `cwd` (with `env` added); the caller kills it (see `children`). */
+/**
+ * Starts `marquee <args>` in `cwd` (with `env` added); the caller kills it (see `children`).
+ * `serve` runs in this process itself (MARQUEE_RELAUNCH=off unless `env` says otherwise): the
+ * tests kill it with SIGKILL and remove its folder at once, which a relaunched server, stopping
+ * on its own once its parent is gone, would still be writing to. test/cli-relaunch.test.ts
+ * covers the relaunch.
+ */
 export function startMarquee(
   args: readonly string[],
   cwd: string,
@@ -53,7 +59,7 @@ export function startMarquee(
 ): ServeChild {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd,
-    env: { ...process.env, NO_COLOR: '1', ...env },
+    env: { ...process.env, NO_COLOR: '1', MARQUEE_RELAUNCH: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
