@@ -96,13 +96,18 @@ describe.skipIf(!PROC)('marquee serve as a process', () => {
     return { child, port };
   }
 
-  it('serves from a child with --no-memory-reducer, and SIGTERM to the parent stops both, exit 0', async () => {
+  it('serves from a child with --no-memory-reducer; SIGHUP reaches it; SIGTERM to the parent stops both, exit 0', async () => {
     const { child, port } = await serve();
     const server = childrenOf(child.process.pid!);
     expect(server).toHaveLength(1);
     expect(server[0]!.args).toContain('--no-memory-reducer');
     expect(server[0]!.args.slice(-6)).toEqual(['serve', '--demo', '--port', '0', '--refresh-hours', '0']);
     expect((await httpRequest(`http://127.0.0.1:${port}`, '/manifest.json')).status).toBe(200);
+
+    // SIGHUP reaches the server: it reloads its key ring.
+    child.process.kill('SIGHUP');
+    await child.waitFor(/reloaded the key ring/);
+    expect(alive(child.process.pid!)).toBe(true);
 
     child.process.kill('SIGTERM');
     expect(await child.exited).toBe(0);
