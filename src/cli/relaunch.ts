@@ -16,8 +16,8 @@
  * Not relaunched: when the flag (or `--memory-reducer` either way) is already among Node's
  * options, when MARQUEE_RELAUNCH=off, inside a cluster worker (the listening socket is the
  * primary's), under pm2 (it watches the PID it started; give the flag in its `node_args`), on
- * Windows, and for every command but `serve`. If the child cannot be started, the server runs in this process
- * as before.
+ * Windows, and for every command but `serve`. If the child cannot be started, the server runs in
+ * this process as before.
  *
  * This module imports nothing but Node's: the parent loads no more than it needs to wait.
  */

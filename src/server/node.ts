@@ -210,13 +210,7 @@ export async function listen(handler: RequestHandler, options: ListenOptions = {
       // Requests in flight are not counted per request (a listener on every response cost the
       // cached-page path about 1%): once no longer listening, a connection whose request was
       // answered is idle, and idle connections are closed every CLOSE_POLL_MS until none is left.
-      let allClosed = false;
-      const closed = new Promise<void>((resolve) =>
-        server.close(() => {
-          allClosed = true;
-          resolve();
-        }),
-      );
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const poll = setInterval(() => server.closeIdleConnections(), CLOSE_POLL_MS);
       const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
@@ -225,7 +219,7 @@ export async function listen(handler: RequestHandler, options: ListenOptions = {
       } finally {
         clearInterval(poll);
       }
-      if (!allClosed) server.closeAllConnections();
+      server.closeAllConnections();
       await closed;
     },
   };

@@ -177,12 +177,6 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
   // of its writer connections is open every call checks, and the first call after it closes does.
   let writersOpen = 0;
   let checkedAt = Number.NEGATIVE_INFINITY;
-  // Date.now, not performance.now (which checks its receiver on every call, in Node 20); a clock
-  // set back counts as stale, so the version is asked again rather than held.
-  const isFresh = (now: number): boolean => {
-    const elapsed = now - checkedAt;
-    return writersOpen === 0 && elapsed >= 0 && elapsed < DATA_VERSION_TTL_MS;
-  };
 
   const context: StoreContext = {
     file,
@@ -214,10 +208,9 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
     },
     lastImport: () => imports.history('livetv', 1)[0],
     importHistory: (n = 10) => imports.history('livetv', Math.min(100, Math.max(1, Math.trunc(n) || 1))),
+    /** The store's `dataVersion` past its fresh case (below): asks SQLite. */
     dataVersion(): number {
-      const now = Date.now();
-      if (isFresh(now)) return version;
-      checkedAt = now;
+      checkedAt = Date.now();
       const current = dataVersionStmt.get() as number;
       if (current !== seenDataVersion) {
         version = imports.newestOkId();
@@ -248,9 +241,12 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
   return {
     ...api,
     // Asked by every cached answer: the fresh case answers before the guard's wrapper (whose rest
-    // arguments and shared call site were a few percent of a cached page's time).
+    // arguments and shared call site were a few percent of a cached page's time). Date.now, not
+    // performance.now (which checks its receiver on every call, in Node 20); a clock set back
+    // counts as stale, so the version is asked again rather than held.
     dataVersion(): number {
-      return isFresh(Date.now()) ? version : api.dataVersion();
+      const elapsed = Date.now() - checkedAt;
+      return writersOpen === 0 && elapsed >= 0 && elapsed < DATA_VERSION_TTL_MS ? version : api.dataVersion();
     },
     file,
     context,
