@@ -11,6 +11,7 @@ import { ChannelDraft, Field, ProgrammeDraft } from './draft.js';
 import { decodeXmlText, type EntityProblem, entityWarningKind, entityWarningMessage } from './entities.js';
 import type { XmltvLimits } from './limits.js';
 import { GuideOutput } from './output.js';
+import { PlainProgrammeReader } from './plain-programme.js';
 import { ProgrammeFinisher } from './programme.js';
 import { FieldText } from './text.js';
 import type { WarningSink } from './warnings.js';
@@ -65,6 +66,7 @@ export class XmltvMapper {
   private readonly lines: DocumentWindow;
   private readonly warnings: WarningSink;
   private readonly finisher: ProgrammeFinisher;
+  private readonly plain: PlainProgrammeReader;
 
   private root = Root.Before;
   private lastOpenStart = -1;
@@ -97,6 +99,7 @@ export class XmltvMapper {
     this.output = new GuideOutput(context.limits, context.warnings, (message) =>
       this.fail('SOURCE_TOO_LARGE', this.lastOpenStart, message),
     );
+    this.plain = new PlainProgrammeReader(context.limits);
     this.finisher = new ProgrammeFinisher(context.parseTime, context.warnings, context.limits.maxChannels, (p) =>
       this.output.addProgramme(p),
     );
@@ -118,6 +121,22 @@ export class XmltvMapper {
     } else if (depth === 1) {
       this.openRoot(name, at);
     }
+  }
+
+  /**
+   * The tokenizer is at a `<` (`buffer[i]`, absolute offset `i + offset`) between elements: when a
+   * `<programme>` written plainly starts there and ends inside `buffer`, it is read whole, with the
+   * effects its events would have had (plain-programme.ts), and the index just past its end tag is
+   * returned; else -1, and the tokenizer reads on as events.
+   */
+  readPlainProgramme(buffer: string, i: number, offset: number): number {
+    if (this.record !== Kind.None || this.root !== Root.Inside || !PlainProgrammeReader.startsAt(buffer, i)) return -1;
+    this.programme.reset(this.lines.lineAt(i + offset));
+    const end = this.plain.read(buffer, i, this.programme);
+    if (end < 0) return -1;
+    this.lastOpenStart = this.plain.lastOpen + offset;
+    this.finisher.finish(this.programme);
+    return end;
   }
 
   /** An attribute of the element just opened, as written; called only when `attributes` is not Ignored. */

@@ -187,6 +187,32 @@ describe('readXmltv: our tokenizer equals htmlparser2', () => {
           fc.constant('<date>2024</date><new/><previously-shown start="20200101"/>'),
           fc.constant('<title>unclosed'),
           fc.constant('</desc>'),
+          // Shapes the plain-programme reader takes, or must leave to the events (plain-programme.ts).
+          fc.constantFrom(
+            '<star-rating system="imdb"><value>7/10</value></star-rating>',
+            '<video><aspect>16:9</aspect><quality>HDTV</quality></video>',
+            '<length units="minutes">30</length>',
+            '<icon src=" http://x/p.png " width="10"/>',
+            '<icon src=""/><icon src="b&amp;c"/>',
+            '<rating system=""><value>R</value><icon src="r.png"/></rating>',
+            '<rating system="A"/><rating><value>PG</value></rating>',
+            '<credits><director>D &amp; E</director><actor role="x">A</actor><value>v</value></credits>',
+            '<credits><programme start="x"/><writer>W</writer></credits>',
+            '<rating><programme/></rating>',
+            '<title lang = "en" >Spaced</title >',
+            '<title lang="en" lang="">two langs</title>',
+            '<episode-num>1</episode-num><episode-num system="">x</episode-num>',
+            '<new></new><previously-shown/>',
+            '<title>a<b>c</b></title>',
+            '<video><aspect><deep>x</deep></aspect></video>',
+            '<sub-title lang="en"/>',
+            '<desc>  </desc>',
+            '<country>US</countryx>',
+            '<icon src="x" / >',
+            '<category lang="en">A &bogus; B</category>',
+            '<title lang="&bogus;">t</title>',
+            '<channel id="inside"/>',
+          ),
         ),
         { maxLength: 6 },
       ),
@@ -195,6 +221,15 @@ describe('readXmltv: our tokenizer equals htmlparser2', () => {
     .map(
       ([start, stop, ch, title, children, space]) =>
         `<programme${start}${stop ?? ''}${ch}>${title}${children.join(space)}</programme>`,
+    )
+    .chain((whole) =>
+      fc.constantFrom(
+        whole,
+        whole,
+        whole.replace('<programme', '<programme start="20240301050000 +0000"'),
+        whole.replace('</programme>', '</programme >'),
+        whole.replace(/>$/, '/>').replace('</programme/>', '<programme/>'),
+      ),
     );
   const prolog = fc.constantFrom(
     '',

@@ -51,6 +51,16 @@ export class TokenHandler implements TokenizerCallbacks {
     this.mapper.open(name, depth, this.tagStart);
   }
 
+  /** A `<` between elements: a plain `<programme>` is read whole (XmlTokenizer's `onelement`). */
+  onelement(buffer: string, i: number, offset: number): number {
+    // The programme, its children and theirs must be within the depth limit.
+    if (this.depth + 3 > this.limits.maxDepth) return -1;
+    const end = this.mapper.readPlainProgramme(buffer, i, offset);
+    // As after its events: reported up to the `>` of its end tag.
+    if (end >= 0) this.reported = end - 1 + offset;
+    return end;
+  }
+
   onattribname(start: number, end: number): void {
     this.reported = end;
     this.attributeLength = 0;

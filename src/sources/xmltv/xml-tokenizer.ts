@@ -30,7 +30,15 @@ export type XmlTokenCallbacks = Pick<
   | 'onprocessinginstruction'
   | 'onselfclosingtag'
   | 'ontext'
->;
+> & {
+  /**
+   * Ours only, optional: called at a `<` between tokens (text state) with the piece of text at hand,
+   * the `<`'s index in it and the piece's absolute offset. A handler that reads the element starting
+   * there itself returns the index just past it, and the tokenizer goes on from there in text state,
+   * as after the element's own events; -1 lets the tokenizer read it.
+   */
+  onelement?(buffer: string, i: number, offset: number): number;
+};
 
 // htmlparser2's states, those XML mode without decoding reaches.
 const TEXT = 1;
@@ -107,7 +115,12 @@ export class XmlTokenizer {
   /** In a CDATA section (`]]>` ends it) rather than a comment (`-->`). */
   private inCdata = false;
 
-  constructor(private readonly cbs: XmlTokenCallbacks) {}
+  /** Does the handler read some elements itself (`onelement`)? */
+  private readonly elements: boolean;
+
+  constructor(private readonly cbs: XmlTokenCallbacks) {
+    this.elements = typeof cbs.onelement === 'function';
+  }
 
   write(chunk: string): void {
     this.offset += this.buffer.length;
@@ -157,6 +170,7 @@ export class XmlTokenizer {
     let start = this.sectionStart;
     let sequence = this.sequenceIndex;
     let inCdata = this.inCdata;
+    const elements = this.elements;
 
     while (i < n) {
       const c = buffer.charCodeAt(i);
@@ -169,6 +183,14 @@ export class XmlTokenizer {
           }
           i = lt;
           if (i + offset > start) cbs.ontext(start, i + offset);
+          if (elements) {
+            const end = cbs.onelement!(buffer, i, offset);
+            if (end >= 0) {
+              i = end;
+              start = i + offset;
+              continue;
+            }
+          }
           state = BEFORE_TAG_NAME;
           start = i + offset;
           break;
