@@ -27,7 +27,10 @@ async function run(text: string, tokenizer: 'marquee' | 'htmlparser2', limits?: 
 async function countPlain(action: () => Promise<unknown>): Promise<number> {
   const read = PlainProgrammeReader.prototype.read;
   let whole = 0;
-  const spy = vi.spyOn(PlainProgrammeReader.prototype, 'read').mockImplementation(function (this, ...args) {
+  const spy = vi.spyOn(PlainProgrammeReader.prototype, 'read').mockImplementation(function (
+    this: PlainProgrammeReader,
+    ...args
+  ) {
     const end = read.apply(this, args);
     if (end >= 0) whole++;
     return end;

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { isAbsoluteUrl } from '../../protocol/index.js';
-import { jsonString, jsonStrings, type ProgrammeContent, videoTail } from './rows.js';
+import { cleanName, cleanText } from '../../sources/clean.js';
+import type { LangText, Programme } from '../../sources/records.js';
+import {
+  clip,
+  jsonString,
+  jsonStrings,
+  LIMITS,
+  type ProgrammeContent,
+  pickText,
+  programmeTail,
+  videoTail,
+} from './rows.js';
 
 /** videoTail as it was written before the fast path: JSON.stringify for every value (the plain path). */
 function plainVideoTail(p: ProgrammeContent): string {
@@ -99,6 +110,98 @@ describe('JSON text of a programme', () => {
     for (const p of contents) {
       expect(videoTail(p)).toBe(plainVideoTail(p));
       if (videoTail(p) !== '') expect(() => JSON.parse(`{${videoTail(p).slice(1)}}`)).not.toThrow();
+    }
+  });
+});
+
+/**
+ * programmeTail as it was written before its fast paths (every text cleaned, then quoted by
+ * videoTail; a new list per programme): the plain path it is held equal to.
+ */
+function plainProgrammeTail(p: Programme, languages: readonly string[]): string {
+  const matches = (lang: string | undefined, preferred: string) =>
+    lang !== undefined && (lang.toLowerCase() === preferred || lang.toLowerCase().startsWith(`${preferred}-`));
+  let chosen: readonly LangText[] = p.categories;
+  for (const preferred of languages) {
+    if (p.categories.some((t) => matches(t.lang, preferred))) {
+      chosen = p.categories.filter((t) => t.lang === undefined || matches(t.lang, preferred));
+      break;
+    }
+  }
+  const categories = new Set<string>();
+  for (const t of chosen) {
+    if (categories.size >= LIMITS.items) break;
+    if (t.text !== '') categories.add(cleanName(clip(t.text, LIMITS.item)));
+  }
+  const optional = (text: string | undefined, max: number) =>
+    text === undefined || text === '' ? undefined : clip(text, max);
+  const subTitle = optional(pickText(p.subTitles, languages), LIMITS.title);
+  const description = optional(pickText(p.descriptions, languages), LIMITS.description);
+  return videoTail({
+    title: cleanName(clip(pickText(p.titles, languages) ?? '', LIMITS.title)),
+    subTitle: subTitle === undefined ? undefined : cleanName(subTitle),
+    description: description === undefined ? undefined : cleanText(description),
+    icon: optional(p.icon, LIMITS.url),
+    categories: [...categories],
+    season: Number.isSafeInteger(p.season) ? p.season : undefined,
+    episode: Number.isSafeInteger(p.episode) ? p.episode : undefined,
+    date: optional(p.date, LIMITS.item),
+    ratings: p.ratings
+      .slice(0, LIMITS.items)
+      .map((r) =>
+        r.system === undefined
+          ? { value: clip(r.value, LIMITS.item) }
+          : { system: clip(r.system, LIMITS.item), value: clip(r.value, LIMITS.item) },
+      ),
+    starRating: p.starRating === undefined ? undefined : clip(p.starRating, LIMITS.item),
+    directors: p.directors.slice(0, LIMITS.items).map((s) => clip(s, LIMITS.item)),
+    actors: p.actors.slice(0, LIMITS.items).map((s) => clip(s, LIMITS.item)),
+  });
+}
+
+describe('programmeTail', () => {
+  /** Texts of every kind: plain, with what cleaning removes (C0, DEL, C1), what JSON escapes, both, long. */
+  const texts = [
+    ...TEXTS,
+    'A plain description, with accents é and a dash —.',
+    'bell\u0007 and C1 \u0085 and DEL \u007f',
+    'tab\tonly',
+    'x'.repeat(LIMITS.title + 5),
+    `${'y'.repeat(LIMITS.title - 1)}😀`,
+    'd'.repeat(LIMITS.description + 3),
+  ];
+  const langTexts = (seed: number, count: number): LangText[] =>
+    Array.from({ length: count }, (_, k) => ({
+      text: k % 3 === 2 ? randomText(seed + k) : texts[(seed + k) % texts.length]!,
+      lang: [undefined, 'en', 'de', 'EN-gb', 'fr'][(seed + k) % 5],
+    }));
+
+  it('equals the plain rendering on programmes of every shape, in every language choice', () => {
+    for (let i = 0; i < 3_000; i++) {
+      const p: Programme = {
+        channelId: 'c',
+        start: 0,
+        stop: 1,
+        titles: langTexts(i, i % 3),
+        subTitles: langTexts(i + 1, i % 2),
+        descriptions: langTexts(i + 2, (i >> 1) % 3),
+        categories: langTexts(i + 3, i % 4),
+        season: i % 5 ? i : undefined,
+        episode: i % 7 ? i + 1 : Number.NaN,
+        episodeOnScreen: undefined,
+        date: i % 3 ? '2011-05-01' : undefined,
+        icon: i % 4 === 0 ? 'https://img.example/p.jpg' : i % 4 === 1 ? texts[i % texts.length] : undefined,
+        ratings: i % 3 === 0 ? [] : [{ value: randomText(i) }, { system: 'MPAA', value: 'PG' }],
+        starRating: i % 5 === 0 ? '3/5' : undefined,
+        directors: i % 2 ? [] : [texts[i % texts.length]!],
+        actors: i % 3 ? [randomText(i + 7), 'A B'] : [],
+        previouslyShown: false,
+        isNew: false,
+        line: 1,
+      };
+      for (const languages of [[], ['de'], ['en', 'de'], ['fr']]) {
+        expect(programmeTail(p, languages)).toBe(plainProgrammeTail(p, languages));
+      }
     }
   });
 });
