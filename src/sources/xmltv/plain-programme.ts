@@ -20,27 +20,7 @@
 import { Field, type ProgrammeDraft } from './draft.js';
 import { decodeXmlText, type EntityReport } from './entities.js';
 import type { XmltvLimits } from './limits.js';
-
-const TAB = 0x09;
-const LF = 0x0a;
-const FF = 0x0c;
-const CR = 0x0d;
-const SPACE = 0x20;
-const BANG = 0x21;
-const DQ = 0x22;
-const SQ = 0x27;
-const SLASH = 0x2f;
-const EQ = 0x3d;
-const GT = 0x3e;
-const QUESTION = 0x3f;
-
-/** htmlparser2's whitespace: space, \n, \t, \f, \r. */
-function isWhitespace(c: number): boolean {
-  return c === SPACE || c === LF || c === TAB || c === FF || c === CR;
-}
-function isEndOfTagSection(c: number): boolean {
-  return c === SLASH || c === GT || isWhitespace(c);
-}
+import { BANG, DQ, EQ, GT, isEndOfTagSection, isWhitespace, QUESTION, SLASH, SQ } from './xml-tokenizer.js';
 
 // What `nextAttribute` found.
 const BAIL = -1;

@@ -69,20 +69,21 @@ const QUOTE_UNQUOTED = 1;
 const QUOTE_SINGLE = 2;
 const QUOTE_DOUBLE = 3;
 
+// Character codes (some exported for plain-programme.ts, which reads the same markup).
 const TAB = 0x09;
 const LF = 0x0a;
 const FF = 0x0c;
 const CR = 0x0d;
 const SPACE = 0x20;
-const BANG = 0x21;
-const DQ = 0x22;
-const SQ = 0x27;
+export const BANG = 0x21;
+export const DQ = 0x22;
+export const SQ = 0x27;
 const DASH = 0x2d;
-const SLASH = 0x2f;
+export const SLASH = 0x2f;
 const LT = 0x3c;
-const EQ = 0x3d;
-const GT = 0x3e;
-const QUESTION = 0x3f;
+export const EQ = 0x3d;
+export const GT = 0x3e;
+export const QUESTION = 0x3f;
 const LBRACKET = 0x5b;
 const RBRACKET = 0x5d;
 
@@ -90,10 +91,11 @@ const RBRACKET = 0x5d;
 const CDATA = [0x43, 0x44, 0x41, 0x54, 0x41, 0x5b];
 
 /** htmlparser2's whitespace: space, \n, \t, \f, \r. */
-function isWhitespace(c: number): boolean {
+export function isWhitespace(c: number): boolean {
   return c === SPACE || c === LF || c === TAB || c === FF || c === CR;
 }
-function isEndOfTagSection(c: number): boolean {
+/** What ends a tag or attribute name for htmlparser2: `/`, `>` or whitespace. */
+export function isEndOfTagSection(c: number): boolean {
   return c === SLASH || c === GT || isWhitespace(c);
 }
 
