@@ -124,7 +124,7 @@ export class PlainProgrammeReader {
       } else if (kind === ICON) {
         if (this.named(buffer, 'src') && draft.icon === undefined) {
           const raw = buffer.slice(this.valueStart, this.valueEnd).trim();
-          if (raw !== '') draft.icon = raw.indexOf('&') < 0 ? raw : decodeXmlText(raw, this.flag);
+          if (raw !== '') draft.icon = decodeXmlText(raw, this.flag);
         }
       } else if (kind === RATING) {
         if (this.named(buffer, 'system') && this.valueEnd > this.valueStart) draft.ratingSystem = this.value(buffer);
@@ -135,8 +135,9 @@ export class PlainProgrammeReader {
     const textStart = this.k;
     let lt2 = buffer.indexOf('<', textStart);
     if (lt2 < 0) return false;
-    if (closes(buffer, lt2, nameStart, nameEnd)) {
-      this.k = lt2 + 3 + (nameEnd - nameStart);
+    const closed = endTag(buffer, lt2, nameStart, nameEnd);
+    if (closed >= 0) {
+      this.k = closed;
       if (kind === IGNORED || kind > DATE) return true;
       return this.keep(buffer, textStart, lt2, FIELDS[kind]!, lang, system, draft);
     }
@@ -145,9 +146,8 @@ export class PlainProgrammeReader {
     for (;;) {
       if (lt2 + 1 >= n) return false;
       if (buffer.charCodeAt(lt2 + 1) === SLASH) {
-        if (!closes(buffer, lt2, nameStart, nameEnd)) return false;
-        this.k = lt2 + 3 + (nameEnd - nameStart);
-        return true;
+        this.k = endTag(buffer, lt2, nameStart, nameEnd);
+        return this.k >= 0;
       }
       if (!this.grandchild(buffer, n, lt2, kind, draft)) return false;
       lt2 = buffer.indexOf('<', this.k);
@@ -177,8 +177,9 @@ export class PlainProgrammeReader {
     if (found === SELF_CLOSED) return true;
     const textStart = this.k;
     const end = buffer.indexOf('<', textStart);
-    if (end < 0 || !closes(buffer, end, nameStart, nameEnd)) return false;
-    this.k = end + 3 + (nameEnd - nameStart);
+    if (end < 0) return false;
+    this.k = endTag(buffer, end, nameStart, nameEnd);
+    if (this.k < 0) return false;
     return field === Field.None || this.keep(buffer, textStart, end, field, undefined, undefined, draft);
   }
 
@@ -193,12 +194,8 @@ export class PlainProgrammeReader {
     draft: ProgrammeDraft,
   ): boolean {
     if (end - start > this.limits.maxTextLength) return false; // truncated with a warning there
-    let text = buffer.slice(start, end);
-    if (text.indexOf('&') >= 0) {
-      text = decodeXmlText(text, this.flag);
-      if (!this.kept) return false;
-    }
-    text = text.trim();
+    const text = decodeXmlText(buffer.slice(start, end), this.flag).trim();
+    if (!this.kept) return false;
     return text === '' || draft.add(field, text, lang, system, this.limits.maxValuesPerList);
   }
 
@@ -257,8 +254,7 @@ export class PlainProgrammeReader {
 
   /** The attribute value just found, references decoded (a kept-as-written one clears `kept`). */
   private value(buffer: string): string {
-    const raw = buffer.slice(this.valueStart, this.valueEnd);
-    return raw.indexOf('&') < 0 ? raw : decodeXmlText(raw, this.flag);
+    return decodeXmlText(buffer.slice(this.valueStart, this.valueEnd), this.flag);
   }
 }
 
@@ -293,12 +289,12 @@ function childKind(buffer: string, start: number, end: number): number {
   }
 }
 
-/** Is the `<` at `at` the end tag `</name>` of the name at `buffer[start, end)`, with nothing before its `>`? */
-function closes(buffer: string, at: number, start: number, end: number): boolean {
-  if (buffer.charCodeAt(at + 1) !== SLASH) return false;
+/** The index just past the end tag `</name>` at `at` of the name at `buffer[start, end)`, with nothing before its `>`; else -1. */
+function endTag(buffer: string, at: number, start: number, end: number): number {
+  if (buffer.charCodeAt(at + 1) !== SLASH) return -1;
   const length = end - start;
   for (let j = 0; j < length; j++) {
-    if (buffer.charCodeAt(at + 2 + j) !== buffer.charCodeAt(start + j)) return false;
+    if (buffer.charCodeAt(at + 2 + j) !== buffer.charCodeAt(start + j)) return -1;
   }
-  return buffer.charCodeAt(at + 2 + length) === GT;
+  return buffer.charCodeAt(at + 2 + length) === GT ? at + 3 + length : -1;
 }
