@@ -115,7 +115,7 @@ const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
  * third of JSON.stringify on guide descriptions (rows.test.ts holds them equal).
  */
 export function jsonString(text: string): string {
-  return ESCAPED.test(text) ? JSON.stringify(text) : `"${text}"`;
+  return ESCAPED.test(text) ? JSON.stringify(text) : quoted(text);
 }
 
 /** `JSON.stringify(items)` for an array of strings. */
