@@ -6,22 +6,9 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { isMarqueeError } from '../../errors.js';
 import type { XmltvLimits } from './limits.js';
 import { PlainProgrammeReader } from './plain-programme.js';
-import { type ReadXmltvOptions, readXmltv } from './read.js';
-
-async function run(text: string, tokenizer: 'marquee' | 'htmlparser2', limits?: Partial<XmltvLimits>) {
-  const batches: unknown[] = [];
-  const options: ReadXmltvOptions = { source: 'g.xml', tokenizer, ...(limits ? { limits } : {}) };
-  try {
-    for await (const batch of readXmltv([text], options)) batches.push(batch);
-  } catch (error) {
-    if (!isMarqueeError(error)) throw error;
-    return { batches, error: { code: error.code, message: error.message, details: error.details } };
-  }
-  return { batches, error: undefined };
-}
+import { readOutcome } from './testing.js';
 
 /** How many programmes the fast path read whole while `action` ran. */
 async function countPlain(action: () => Promise<unknown>): Promise<number> {
@@ -44,8 +31,9 @@ async function countPlain(action: () => Promise<unknown>): Promise<number> {
 }
 
 async function expectSame(text: string, limits?: Partial<XmltvLimits>) {
-  const plain = await run(text, 'htmlparser2', limits);
-  const ours = await run(text, 'marquee', limits);
+  const options = limits ? { limits } : {};
+  const plain = await readOutcome([text], 'htmlparser2', options);
+  const ours = await readOutcome([text], 'marquee', options);
   expect(ours).toEqual(plain);
   return ours;
 }

@@ -6,31 +6,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isMarqueeError } from '../../errors.js';
 import type { XmltvLimits } from './limits.js';
-import { chooseTokenizer, type ReadXmltvOptions, readXmltv } from './read.js';
-
-type Tokenizer = NonNullable<ReadXmltvOptions['tokenizer']>;
-
-/** Every batch as yielded, then the error the read ended with (code, message, details), if any. */
-async function run(
-  chunks: readonly (Uint8Array | string)[],
-  tokenizer: Tokenizer,
-  options: Partial<ReadXmltvOptions> = {},
-) {
-  const batches: unknown[] = [];
-  try {
-    for await (const batch of readXmltv(chunks, { source: 'g.xml', ...options, tokenizer })) batches.push(batch);
-  } catch (error) {
-    if (!isMarqueeError(error)) throw error;
-    return { batches, error: { code: error.code, message: error.message, details: error.details } };
-  }
-  return { batches, error: undefined };
-}
+import { chooseTokenizer, type ReadXmltvOptions } from './read.js';
+import { readOutcome } from './testing.js';
 
 async function expectSame(chunks: readonly (Uint8Array | string)[], options: Partial<ReadXmltvOptions> = {}) {
-  const plain = await run(chunks, 'htmlparser2', options);
-  const ours = await run(chunks, 'marquee', options);
+  const plain = await readOutcome(chunks, 'htmlparser2', options);
+  const ours = await readOutcome(chunks, 'marquee', options);
   expect(ours).toEqual(plain);
   return plain;
 }
