@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { isMarqueeError, MarqueeError } from '../../errors.js';
+import type { InflateOptions } from './types.js';
 
 /**
  * Pass chunks through, failing with SOURCE_TOO_LARGE once more than `max` bytes went by.
@@ -66,6 +67,25 @@ export async function* maybeGunzip(
   }
 }
 
+/**
+ * `maybeGunzip` with the options a source hands out (SourceStream.undecoded): the same chunks the
+ * source itself yields when iterated, in whichever thread calls it.
+ * @example for await (const chunk of inflateChunks(raw.chunks, raw.inflate)) parse(chunk)
+ */
+export function inflateChunks(
+  chunks: AsyncIterable<Uint8Array>,
+  options: InflateOptions,
+  onInflate?: () => void,
+): AsyncGenerator<Buffer> {
+  return maybeGunzip(
+    chunks as AsyncIterable<Buffer>,
+    options.maxDecompressedBytes,
+    options.label,
+    options.layers,
+    onInflate,
+  );
+}
+
 async function* replay(first: Buffer, iterator: AsyncIterator<Buffer> | undefined): AsyncGenerator<Buffer> {
   if (first.length > 0) yield first;
   if (!iterator) return;
@@ -87,7 +107,9 @@ async function* gunzip(input: AsyncIterable<Buffer>, max: number, label: string)
   const inflater = createGunzip({ chunkSize: GUNZIP_CHUNK });
   // Errors of the input (a size cap, a timeout) reach us through the destroyed inflater;
   // the promise itself is only caught so an early stop is not an unhandled rejection.
-  pipeline(Readable.from(input), inflater).catch(() => {});
+  // One compressed chunk read ahead, not Readable.from's sixteen: each waits while seven times its
+  // size is parsed, long enough to outlive the young collections.
+  pipeline(Readable.from(input, { objectMode: true, highWaterMark: 1 }), inflater).catch(() => {});
   let total = 0;
   try {
     for await (const chunk of inflater as AsyncIterable<Buffer>) {

@@ -8,7 +8,7 @@
 import { once } from 'node:events';
 import { closeSync, createWriteStream, openSync, readSync } from 'node:fs';
 import { MarqueeError } from '../../errors.js';
-import { limitBytes, maybeGunzip } from './bytes.js';
+import { inflateChunks, limitBytes } from './bytes.js';
 import { decodeText } from './open.js';
 import type { SourceCopySink, SourceStream } from './types.js';
 
@@ -117,8 +117,10 @@ export function openCopy(
   const body = (async function* () {
     yield* chunks;
   })();
+  const limited = limitBytes(body, max, label, 'bytes');
+  const inflate = { label, maxDecompressedBytes: max, layers: 2 };
   let inflated = false;
-  const decoded = maybeGunzip(limitBytes(body, max, label, 'bytes'), max, label, 2, () => {
+  const decoded = inflateChunks(limited, inflate, () => {
     inflated = true;
   });
   let closed = false;
@@ -132,8 +134,11 @@ export function openCopy(
       if (closed) return;
       closed = true;
       void decoded.return(undefined).catch(() => {});
+      void limited.return(undefined).catch(() => {});
     },
     [Symbol.asyncIterator]: () => decoded,
+    // The chunks may be a store's or reused: the reader copies them.
+    undecoded: () => ({ chunks: limited, inflate, ownChunks: false }),
   };
 }
 

@@ -39,7 +39,8 @@ export async function openFile(
       throw new MarqueeError('SOURCE_UNREADABLE', `${label}: ${describeFsError(error)}`, { cause: error });
     }
   }
-  return { notModified: false, body: body(), metadata, destroy: () => stream.destroy() };
+  // fs.ReadStream reads each chunk into a buffer of its own (shrunk to fit by a copy), held by nothing after it.
+  return { notModified: false, body: body(), metadata, destroy: () => stream.destroy(), ownChunks: true };
 }
 
 function describeFsError(error: unknown): string {

@@ -1,8 +1,10 @@
 export { isForbiddenAddress } from './address.js';
+export { inflateChunks } from './bytes.js';
 export { type CopyFile, type CopyReadOptions, createCopyFile, openCopy, readCopyText, readFileChunks } from './copy.js';
 export { redactLocation } from './location.js';
 export { decodeText, openSource, readSourceText } from './open.js';
 export type {
+  InflateOptions,
   SourceCopySink,
   SourceMetadata,
   SourceNotModified,
@@ -10,4 +12,5 @@ export type {
   SourceStream,
   SourceText,
   SourceValidators,
+  UndecodedSource,
 } from './types.js';

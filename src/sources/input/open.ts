@@ -4,7 +4,7 @@
  * helper for small sources (M3U, JSON, CSV) has a much smaller cap.
  */
 import { MarqueeError } from '../../errors.js';
-import { limitBytes, maybeGunzip } from './bytes.js';
+import { inflateChunks, limitBytes } from './bytes.js';
 import { startDeadline } from './deadline.js';
 import { openFile } from './file.js';
 import { openHttp } from './http.js';
@@ -75,10 +75,12 @@ function toStream(
   copyTo?: SourceCopySink,
 ): SourceStream {
   const limited = limitBytes(raw.body, maxBytes, label, 'bytes');
+  // Set when the reader takes each chunk's memory (undecoded(), ownChunks): the copy then gets a
+  // copy of its own, which dies as soon as it is written.
+  let handedOver = false;
+  const read = copyTo ? tee(limited, copyTo, () => handedOver) : limited;
+  const inflate = { label, maxDecompressedBytes: maxDecompressed, layers: 2 };
   let inflated = false;
-  const decoded = maybeGunzip(copyTo ? tee(limited, copyTo) : limited, maxDecompressed, label, 2, () => {
-    inflated = true;
-  });
   let closed = false;
   let iterated = false;
   const close = () => {
@@ -87,6 +89,29 @@ function toStream(
     raw.destroy();
     release();
   };
+  /** `inner` iterated once, closing the source when it ends, fails or is left. */
+  const once = (inner: AsyncGenerator<Buffer>): AsyncIterator<Buffer> => {
+    if (iterated) throw new MarqueeError('SOURCE_UNREADABLE', `${label}: a source stream can be read only once`);
+    iterated = true;
+    return {
+      async next() {
+        try {
+          const result = await inner.next();
+          if (result.done) close();
+          return result;
+        } catch (error) {
+          close();
+          throw error;
+        }
+      },
+      // Close first: the inner stages may be waiting on the socket, which only closing ends.
+      async return() {
+        close();
+        await inner.return(undefined).catch(() => {});
+        return { done: true, value: undefined };
+      },
+    };
+  };
   return {
     notModified: false,
     metadata: raw.metadata,
@@ -94,27 +119,16 @@ function toStream(
       return inflated;
     },
     close,
-    [Symbol.asyncIterator](): AsyncIterator<Buffer> {
-      if (iterated) throw new MarqueeError('SOURCE_UNREADABLE', `${label}: a source stream can be read only once`);
-      iterated = true;
-      return {
-        async next() {
-          try {
-            const result = await decoded.next();
-            if (result.done) close();
-            return result;
-          } catch (error) {
-            close();
-            throw error;
-          }
-        },
-        // Close first: the inner stages may be waiting on the socket, which only closing ends.
-        async return() {
-          close();
-          await decoded.return(undefined).catch(() => {});
-          return { done: true, value: undefined };
-        },
-      };
+    [Symbol.asyncIterator]: () =>
+      once(
+        inflateChunks(read, inflate, () => {
+          inflated = true;
+        }),
+      ),
+    undecoded() {
+      const iterator = once(read);
+      handedOver = raw.ownChunks === true;
+      return { chunks: { [Symbol.asyncIterator]: () => iterator }, inflate, ownChunks: handedOver };
     },
   };
 }
@@ -151,10 +165,17 @@ export function decodeText(bytes: Uint8Array): string {
   return new TextDecoder(encoding).decode(bytes);
 }
 
-/** The bytes of `body`, each handed to `sink` before it goes on. */
-async function* tee(body: AsyncIterable<Buffer>, sink: SourceCopySink): AsyncGenerator<Buffer> {
+/**
+ * The bytes of `body`, each handed to `sink` before it goes on; a copy of it when `handedOver()`
+ * (the reader takes the chunk's memory, and the sink may still be writing it).
+ */
+async function* tee(
+  body: AsyncIterable<Buffer>,
+  sink: SourceCopySink,
+  handedOver: () => boolean,
+): AsyncGenerator<Buffer> {
   for await (const chunk of body) {
-    await sink.write(chunk);
+    await sink.write(handedOver() ? Buffer.from(chunk) : chunk);
     yield chunk;
   }
 }

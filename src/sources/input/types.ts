@@ -75,6 +75,35 @@ export interface SourceStream extends AsyncIterable<Buffer> {
   readonly inflated: boolean;
   /** Stops reading and releases the file or socket; safe to call more than once. */
   close(): void;
+  /**
+   * The bytes as read, before gzip is detected and inflated, with what inflating them takes
+   * (`inflateChunks`): for a reader that inflates them elsewhere, in a thread of its own
+   * (sources/xmltv/thread.ts). Read either this or the stream itself, once. The caps, the
+   * deadline and `copyTo` apply as when the stream is iterated; `close()` still releases it.
+   */
+  undecoded?(): UndecodedSource;
+}
+
+/** A source's bytes as read, and the limits of inflating them (SourceStream.undecoded). */
+export interface UndecodedSource {
+  readonly chunks: AsyncIterable<Buffer>;
+  readonly inflate: InflateOptions;
+  /**
+   * True when a chunk that spans its whole ArrayBuffer is held by nothing once it is yielded (a
+   * file read; `copyTo` then writes a copy of it): its memory may be transferred to another
+   * thread instead of copied.
+   */
+  readonly ownChunks: boolean;
+}
+
+/** What `inflateChunks` needs: plain data and cloneable, so it can go to another thread. */
+export interface InflateOptions {
+  /** Named in errors (redacted). */
+  readonly label: string;
+  /** Bytes after decompression. */
+  readonly maxDecompressedBytes: number;
+  /** Nested gzip layers opened at most (a `.gz` file served with `Content-Encoding: gzip` has two). */
+  readonly layers: number;
 }
 
 /** The source is unchanged since `previous`: keep serving what was imported from it. */
@@ -97,4 +126,6 @@ export interface RawSource {
   readonly metadata: SourceMetadata;
   /** Destroys the underlying file stream or socket, so a pending read ends at once. */
   readonly destroy: () => void;
+  /** Each chunk of `body` is a buffer of its own that nothing else holds (UndecodedSource.ownChunks). */
+  readonly ownChunks?: boolean;
 }
