@@ -184,6 +184,122 @@ describe.skipIf(!twoCores)('the XMLTV reader in a thread of its own', () => {
     }
   });
 
+  describe('handed a source as read (it inflates there)', () => {
+    const body = Buffer.from(generated(40, 3));
+    const inflate = { label: 'gen.xml.gz', maxDecompressedBytes: 64 * 1024 * 1024, layers: 2 };
+    const forms = [
+      ['plain', body],
+      ['gzip', gzipSync(body, { level: 1 })],
+      ['gzip twice', gzipSync(gzipSync(body, { level: 1 }))],
+    ] as const;
+
+    it.each(forms)(
+      'yields what readXmltv yields for the inflated bytes, %s, and counts them',
+      async (_name, bytes) => {
+        const here = await collect(built.readXmltv(chunked(body, 256 * 1024), { source: 'gen.xml.gz' }));
+        // 7-byte gzip chunks: the thread takes many before an inflated chunk comes out, and must say so.
+        for (const size of bytes === body ? [4096, 65_536] : [7, 65_536]) {
+          for (const thread of [true, false]) {
+            let counted = 0;
+            const read = await collect(
+              built.readXmltvInThread(chunked(bytes, size), { source: 'gen.xml.gz' }, thread, {
+                inflate,
+                onBytes: (n) => {
+                  counted += n;
+                },
+              }),
+            );
+            expect(read).toEqual(here);
+            expect(counted).toBe(body.length);
+          }
+        }
+      },
+      60_000,
+    );
+
+    it('transfers chunks it is told the source owns, and copies the others', async () => {
+      const gz = gzipSync(body, { level: 1 });
+      const own = () =>
+        Array.from({ length: Math.ceil(gz.length / 65_536) }, (_, i) =>
+          Uint8Array.from(gz.subarray(i * 65_536, (i + 1) * 65_536)),
+        );
+      for (const ownChunks of [true, false]) {
+        const chunks = own();
+        const read = await collect(
+          built.readXmltvInThread(
+            (async function* () {
+              yield* chunks;
+            })(),
+            { source: 'gen.xml.gz' },
+            true,
+            { inflate, ownChunks },
+          ),
+        );
+        expect(read.programmes.length).toBe(40 * 3 * 48 + 1);
+        // A transferred buffer is detached here.
+        expect(chunks.every((c) => c.byteLength === 0)).toBe(ownChunks);
+        expect(chunks.some((c) => c.byteLength === 0)).toBe(ownChunks);
+      }
+    });
+
+    it('reads in a spare thread started ahead, which ends with the read or when closed untaken', async () => {
+      const threads = () => readdirSync('/proc/self/task').length;
+      const settled = async (count: number) => {
+        for (let i = 0; i < 100 && threads() > count; i++) await new Promise((r) => setTimeout(r, 20));
+        return threads();
+      };
+      const before = threads();
+      const spare = new built.SpareXmltvThread();
+      const withSpare = threads();
+      expect(withSpare).toBeGreaterThan(before);
+      const here = await collect(built.readXmltv(chunked(body, 65_536), { source: 'gen.xml.gz' }));
+      const gz = gzipSync(body, { level: 1 });
+      let most = 0;
+      const read = await collect(
+        (async function* () {
+          for await (const batch of built.readXmltvInThread(chunked(gz, 65_536), { source: 'gen.xml.gz' }, true, {
+            inflate,
+            spare,
+          })) {
+            most = Math.max(most, threads());
+            yield batch;
+          }
+        })(),
+      );
+      expect(read).toEqual(here);
+      // The spare was the reader's thread: no second one was started beside it.
+      expect(most).toBeGreaterThan(before);
+      expect(most).toBeLessThanOrEqual(withSpare);
+      expect(spare.take()).toBeUndefined();
+      expect(await settled(before)).toBeLessThanOrEqual(before);
+      const unused = new built.SpareXmltvThread();
+      expect(threads()).toBeGreaterThan(before);
+      unused.close();
+      unused.close();
+      expect(await settled(before)).toBeLessThanOrEqual(before);
+    });
+
+    it('fails as the source would: broken gzip, and a bomb over the cap', async () => {
+      const gz = gzipSync(body, { level: 1 });
+      const broken = gz.subarray(0, gz.length >> 1); // unexpected end of file
+      const small = { ...inflate, maxDecompressedBytes: 1_000_000 };
+      for (const [bytes, limits, code] of [
+        [broken, inflate, 'SOURCE_UNREADABLE'],
+        [gz, small, 'SOURCE_TOO_LARGE'],
+      ] as const) {
+        const here = await collect(
+          built.readXmltvInThread(chunked(bytes, 65_536), { source: 'gen.xml.gz' }, false, { inflate: limits }),
+        );
+        const threaded = await collect(
+          built.readXmltvInThread(chunked(bytes, 65_536), { source: 'gen.xml.gz' }, true, { inflate: limits }),
+        );
+        expect((here.error as { code: string }).code).toBe(code);
+        expect((here.error as { message: string }).message).toMatch(/^gen\.xml\.gz: /);
+        expect(threaded).toEqual(here);
+      }
+    });
+  });
+
   it('imports into the same store as the in-thread reader', () => {
     const guide = join(dir, 'guide.xml');
     writeFileSync(guide, generated(30, 3));
@@ -207,7 +323,7 @@ describe.skipIf(!twoCores)('the XMLTV reader in a thread of its own', () => {
   }, 60_000);
 
   it('imports a gzip guide into the same store through the thread as in one thread', () => {
-    // Over 16 MiB inflated: the import collects garbage on its way (onInflatedGuideBytes).
+    // Over 16 MiB inflated: the parsing thread inflates it and collects garbage on its way.
     const text = generated(120, 7);
     expect(text.length).toBeGreaterThan(17 * 1024 * 1024);
     const guide = join(dir, 'guide.xml.gz');
@@ -219,14 +335,22 @@ describe.skipIf(!twoCores)('the XMLTV reader in a thread of its own', () => {
     );
     writeFileSync(playlist, `#EXTM3U\n${entries.join('\n')}\n`);
     const tables: Record<string, unknown> = {};
+    const guideBytes: Record<string, unknown> = {};
     for (const mode of ['on', 'off']) {
       const db = join(dir, `gz-${mode}.db`);
-      execFileSync(process.execPath, [BIN, 'import', '--db', db, '--playlist', playlist, '--epg', guide, '--json'], {
-        env: { ...process.env, MARQUEE_XMLTV_THREAD: mode },
-      });
+      const out = execFileSync(
+        process.execPath,
+        [BIN, 'import', '--db', db, '--playlist', playlist, '--epg', guide, '--json'],
+        { env: { ...process.env, MARQUEE_XMLTV_THREAD: mode }, encoding: 'utf8' },
+      );
       tables[mode] = dump(db);
+      const sources = (JSON.parse(out) as { livetv: { sources: { kind: string; bytes: number }[] } }).livetv.sources;
+      guideBytes[mode] = sources.find((r) => r.kind === 'guide')?.bytes;
     }
     expect((tables.on as Record<string, unknown[]>).guide_days!.length).toBeGreaterThan(120 * 6);
+    // The thread inflates the guide and counts its bytes: the report says the same.
+    expect(guideBytes.on).toBe(Buffer.byteLength(text));
+    expect(guideBytes.off).toBe(guideBytes.on);
     // Digests: a deep comparison of 17 MB of guide-day blobs byte by byte takes the matcher half a minute.
     expect(digest(tables.on)).toEqual(digest(tables.off));
   }, 120_000);

@@ -9,7 +9,13 @@
 import type { SourceStream, SourceValidators } from '../sources/input/index.js';
 import { redactLocation } from '../sources/input/index.js';
 import type { Programme } from '../sources/records.js';
-import { readXmltvInThread, xmltvThreadUsed } from '../sources/xmltv/index.js';
+import {
+  type ReadXmltvOptions,
+  readXmltvInThread,
+  type SpareXmltvThread,
+  type XmltvBatch,
+  xmltvThreadUsed,
+} from '../sources/xmltv/index.js';
 import type { LiveTvImport } from '../store/index.js';
 import { type GuideIndex, type MatchDemand, shiftedKey } from './match.js';
 import { validatorsOf } from './sources.js';
@@ -23,6 +29,8 @@ export interface GuideContext {
   readonly imp: LiveTvImport;
   /** LiveTvImportOptions.parseThread. */
   readonly parseThread?: boolean;
+  /** A parsing thread started ahead, for the first guide read in a thread. */
+  readonly spareThread?: SpareXmltvThread;
   /** LiveTvImportOptions.onInflatedGuideBytes. */
   readonly onInflatedGuideBytes?: () => void;
   readonly demand: MatchDemand;
@@ -53,6 +61,51 @@ export function newGuideTally(): GuideTally {
 }
 
 /**
+ * The batches of `source`, whose (inflated) bytes are told to `count` as they are parsed. In a
+ * thread of its own when `ctx.parseThread` asks for one (xmltvThreadUsed): the bytes as read go
+ * there and are inflated there, so a gzip guide's inflated bytes never enter this thread's heap.
+ * A source that cannot hand them over (an Xtream guide, peeked at) is inflated here, and is parsed
+ * in the thread only with `ctx.onInflatedGuideBytes`, called every 16 MiB inflated: the inflated
+ * chunks handed on are memory outside the heap that this thread otherwise collects late.
+ */
+function readerOf(
+  ctx: GuideContext,
+  source: SourceStream,
+  options: ReadXmltvOptions,
+  count: (bytes: number) => void,
+): AsyncGenerator<XmltvBatch, void, undefined> {
+  if (source.undecoded !== undefined && xmltvThreadUsed(ctx.parseThread)) {
+    const undecoded = source.undecoded();
+    return readXmltvInThread(undecoded.chunks, options, true, {
+      inflate: undecoded.inflate,
+      ownChunks: undecoded.ownChunks,
+      onBytes: count,
+      ...(ctx.spareThread ? { spare: ctx.spareThread } : {}),
+    });
+  }
+  let inflatedForThread = false;
+  let bytes = 0;
+  let collectAt = COLLECT_EVERY_BYTES;
+  const counted = (async function* () {
+    for await (const chunk of source) {
+      bytes += chunk.byteLength;
+      count(chunk.byteLength);
+      if (inflatedForThread && bytes >= collectAt) {
+        collectAt = bytes + COLLECT_EVERY_BYTES;
+        ctx.onInflatedGuideBytes?.();
+      }
+      yield chunk;
+    }
+  })();
+  return readXmltvInThread(counted, options, () => {
+    if (!source.inflated) return ctx.parseThread;
+    if (ctx.onInflatedGuideBytes === undefined) return false;
+    inflatedForThread = xmltvThreadUsed(ctx.parseThread);
+    return inflatedForThread;
+  });
+}
+
+/**
  * Streams guide `guide`, open as `source`, with priority `priority` into `ctx.imp`, counting what
  * it yields in `tally`. Closes `source`.
  * @example await importGuide(ctx, { location: 'guide.xml.gz' }, 0, await openSource('guide.xml.gz'), newGuideTally())
@@ -71,39 +124,19 @@ export async function importGuide(
   let records = 0;
   let warnings = 0;
   const totalBytes = source.metadata.byteLength;
-  // Whether this guide is inflated here and parsed in a thread: known at its first chunk.
-  let inflatedForThread = false;
-  let collectAt = COLLECT_EVERY_BYTES;
-  const counted = (async function* () {
-    for await (const chunk of source) {
-      bytes += chunk.byteLength;
-      if (inflatedForThread && bytes >= collectAt) {
-        collectAt = bytes + COLLECT_EVERY_BYTES;
-        ctx.onInflatedGuideBytes?.();
-      }
-      yield chunk;
-    }
-  })();
   // Per guide channel id: the shifts it is wanted with ([] = nobody shows it).
   const wanted = new Map<string, readonly number[]>();
   const declared = new Set<string>();
   try {
-    const reader = readXmltvInThread(
-      counted,
-      {
-        source: label,
-        // A guide a playlist named, not the operator: its answer is never quoted in errors.
-        ...(guide.namedBy !== undefined ? { quote: false } : {}),
-        ...(guide.shiftHours !== undefined ? { shiftHours: guide.shiftHours } : {}),
-      },
-      // A gzip guide only when its inflated chunks are collected as they go (onInflatedGuideBytes).
-      () => {
-        if (!source.inflated) return ctx.parseThread;
-        if (ctx.onInflatedGuideBytes === undefined) return false;
-        inflatedForThread = xmltvThreadUsed(ctx.parseThread);
-        return inflatedForThread;
-      },
-    );
+    const options = {
+      source: label,
+      // A guide a playlist named, not the operator: its answer is never quoted in errors.
+      ...(guide.namedBy !== undefined ? { quote: false } : {}),
+      ...(guide.shiftHours !== undefined ? { shiftHours: guide.shiftHours } : {}),
+    };
+    const reader = readerOf(ctx, source, options, (n) => {
+      bytes += n;
+    });
     for await (const batch of reader) {
       ctx.signal?.throwIfAborted();
       for (const channel of batch.channels) {

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { MarqueeError } from '../errors.js';
 import type { CopyFile, SourceOptions, SourceStream } from '../sources/input/index.js';
 import { createCopyFile, openCopy, openSource, readFileChunks, redactLocation } from '../sources/input/index.js';
-import { StringInterner } from '../sources/xmltv/index.js';
+import { SpareXmltvThread, StringInterner, xmltvThreadUsed } from '../sources/xmltv/index.js';
 import {
   copiesDir,
   failureReason,
@@ -97,6 +97,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
   const playlists: PlaylistPlan[] = [];
   let guides: GuidePlan[] = [];
   const attempts = (): SourceAttempt[] => [...playlists, ...guides].map((p) => attemptOf(p));
+  let spare: SpareXmltvThread | undefined;
 
   try {
     if (options.playlists.length === 0) throw new MarqueeError('INVALID_SETTINGS', 'no playlist is configured');
@@ -177,6 +178,9 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
       });
       channels.length = 0;
       options.onChannelsStored?.();
+      // The first guide's parsing thread starts now, and loads while the guide is opened and the
+      // channels indexed for matching (not sooner: its heap would add to the playlists' peak).
+      if (pass === 1 && guides.length > 0 && xmltvThreadUsed(options.parseThread)) spare = new SpareXmltvThread();
 
       // 3. Guides, streamed in priority order.
       const overrides = new Map(Object.entries(options.guideOverrides ?? {}));
@@ -184,6 +188,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
       const ctx: GuideContext = {
         imp,
         ...(options.parseThread !== undefined ? { parseThread: options.parseThread } : {}),
+        ...(spare !== undefined ? { spareThread: spare } : {}),
         ...(options.onInflatedGuideBytes ? { onInflatedGuideBytes: options.onInflatedGuideBytes } : {}),
         demand: new MatchDemand(subjects, overrides),
         index: new GuideIndex(),
@@ -302,6 +307,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
     else if (!imp) await recordFailure(store, failure.message);
     throw failure;
   } finally {
+    spare?.close();
     work.remove();
   }
 }

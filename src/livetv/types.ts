@@ -102,12 +102,13 @@ export interface LiveTvImportOptions {
    */
   readonly onChannelsStored?: () => void;
   /**
-   * Called every 16 MiB of a gzip guide parsed in a thread of its own (`parseThread`). This
-   * thread inflates it and hands each inflated chunk on; chunks that waited in the inflater while
-   * a batch was stored outlive two young collections, and their memory (outside the heap) then
-   * waits for a full collection, which this thread, allocating little, seldom needs: peak RSS
-   * 226-229 MB against 191 MB with the guide in one thread. The CLI runs a full garbage
-   * collection (held at 182 MB); without this hook the gzip guide is parsed in one thread.
+   * Called every 16 MiB of a gzip guide that is inflated in this thread and parsed in another
+   * (`parseThread`): only a source that cannot hand over its bytes as read (an Xtream account's
+   * guide); files, URLs and copies are inflated in the parsing thread, which collects its own
+   * memory. The chunks inflated here and handed on wait in the inflater while a batch is stored,
+   * outlive two young collections, and their memory (outside the heap) then waits for a full
+   * collection, which this thread, allocating little, seldom needs. The CLI runs a full garbage
+   * collection; without this hook such a guide is parsed in one thread.
    */
   readonly onInflatedGuideBytes?: () => void;
   readonly signal?: AbortSignal;
