@@ -8,7 +8,6 @@
  */
 import type { GuideChannel, Programme, SourceWarning } from '../records.js';
 import { ChunkDecoder } from './decode.js';
-import { createFastTokenizer } from './fast-tokenizer.js';
 import { resolveXmltvLimits, type XmltvLimits } from './limits.js';
 import { XmltvMapper } from './mapper.js';
 import { createXmltvTimeParser } from './time.js';
@@ -92,9 +91,11 @@ export async function* readXmltv(
   );
   tokens.attach(mapper);
   // Entities are decoded by the mapper, only in the text it keeps: the tokenizer runs far faster without.
+  // htmlparser2 is loaded only for its path: it was two thirds of loading the reader (about 35
+  // ms), which the parsing thread of an import spends before its first chunk.
   const tokenizer =
     chooseTokenizer(options.tokenizer) === 'htmlparser2'
-      ? createFastTokenizer({ xmlMode: true, decodeEntities: false }, tokens)
+      ? (await import('./fast-tokenizer.js')).createFastTokenizer({ xmlMode: true, decodeEntities: false }, tokens)
       : new XmlTokenizer(tokens);
   const decoder = new ChunkDecoder(warnings);
   let replacementSeen = false;
