@@ -73,7 +73,7 @@ export interface Store extends LiveTvReads, LibraryStoreApi, SourceReads {
   importHistory(n?: number): ImportRecord[];
   /**
    * Changes whenever an import of any kind commits: a cache key for served responses. Imports
-   * through this store show at once; a commit by another process or thread within 5 ms.
+   * through this store show at once; a commit by another process or thread within 50 ms.
    */
   dataVersion(): number;
   /**
@@ -93,7 +93,7 @@ export interface Store extends LiveTvReads, LibraryStoreApi, SourceReads {
 }
 
 /** How long a read of `dataVersion` stands before PRAGMA data_version is asked again. */
-export const DATA_VERSION_TTL_MS = 5;
+export const DATA_VERSION_TTL_MS = 50;
 
 const ZERO_COUNTS: LiveTvCounts = {
   channels: 0,
@@ -171,9 +171,10 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
   // PRAGMA data_version changes when another connection commits; re-read the imports table only then.
   let seenDataVersion = -1;
   let version = 0;
-  // The pragma costs a read transaction (2-4 µs), a large share of a cached answer at tens of
-  // thousands per second, so it runs at most once per DATA_VERSION_TTL_MS: a commit by another
-  // process or thread is seen within that. Writes through this store are seen at once: while one
+  // The pragma costs a read transaction: 2-4 µs in a tight loop, about 34 µs when asked between
+  // other work (its caches cold), which at once per 5 ms still cost a server answering cached
+  // pages 2-3% of them (bench/README.md, "The cached-page hot path"). So it runs at most once per
+  // DATA_VERSION_TTL_MS: a commit by another process or thread is seen within that. Writes through this store are seen at once: while one
   // of its writer connections is open every call checks, and the first call after it closes does.
   let writersOpen = 0;
   let checkedAt = Number.NEGATIVE_INFINITY;
