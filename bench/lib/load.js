@@ -82,3 +82,43 @@ export async function measure(
       : {}),
   };
 }
+
+/**
+ * Two servers sharing one core, driven at once from this process: `connections` each, for
+ * `durationS` seconds after `warmupS` of warm-up. The kernel's scheduler gives two busy processes
+ * on one core equal time, so each answers at half its rate and the ratio of their rates is the
+ * ratio of their costs per request, measured under the same conditions at the same moment: the
+ * machine's drifts, which move a run of one server against the next by ±10-50% here, hit both
+ * alike. Per server its requests/s and CPU share (/proc/PID/stat); the driver's CPU share.
+ *
+ * @example await measurePair(['http://127.0.0.1:7000/x', 'http://127.0.0.1:7001/x'], { serverPids: [1, 2] })
+ */
+export async function measurePair(
+  urls,
+  { connections = 20, pipelining = 1, durationS = 3, warmupS = 0.5, compressed = false, serverPids } = {},
+) {
+  for (const url of urls) {
+    if (!url.startsWith('http://127.0.0.1:')) throw new Error(`refusing to load anything but 127.0.0.1: ${url}`);
+  }
+  const headers = compressed ? COMPRESSED : {};
+  const both = (duration) => Promise.all(urls.map((url) => run({ url, connections, pipelining, duration, headers })));
+  if (warmupS > 0) await both(warmupS);
+  const before = serverPids.map(cpuSeconds);
+  const driverBefore = process.cpuUsage();
+  const started = performance.now();
+  const results = await both(durationS);
+  const wall = (performance.now() - started) / 1000;
+  const driver = process.cpuUsage(driverBefore);
+  const after = serverPids.map(cpuSeconds);
+  return {
+    servers: results.map((r, i) => ({
+      requestsPerSecond: r.requestsPerSecond,
+      errors: r.errors,
+      non2xx: r.non2xx,
+      ...(before[i] !== undefined && after[i] !== undefined ? { serverCpu: (after[i] - before[i]) / wall } : {}),
+    })),
+    driverCpu: (driver.user + driver.system) / 1e6 / wall,
+    connections,
+    pipelining,
+  };
+}

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DAY_MS, fetchAnswer, summarize } from '../lib/answers.js';
 import { SEARCH_WORD } from '../lib/dataset.js';
-import { measure, quiesce } from '../lib/load.js';
+import { measure, measurePair, quiesce } from '../lib/load.js';
 import { guideStart, isoDay, SEED, SIZES, servedData } from '../lib/prepare.js';
 import { runMeasured, startServer } from '../lib/processes.js';
 
@@ -40,6 +40,10 @@ const ATTEMPTS = 4;
 const ROUNDS = 5;
 /** Warm-up before each round after the first (the server is warm by then). */
 const ROUND_WARMUP_S = 0.5;
+
+/** Rounds of the side-by-side measure (Marquee and the limit sharing the core, driven at once). */
+const PAIR_ROUNDS = 3;
+const PAIR_ROUND_S = 2.5;
 
 /** Against a server with idle time, a driver this busy may be what held it back. */
 const DRIVER_NEAR = 0.8;
@@ -236,10 +240,79 @@ export async function runHttp({ root, dir, durationS, warmupS, connections, log 
         }
       }
     }
-    return { cases: list, answers, rows, connections, durationS, warmupS, rounds: ROUNDS };
+    const pairs = await sideBySide(list, rows, { marquee, bare, servers, connections, pidOf, log });
+    return { cases: list, answers, rows, pairs, connections, durationS, warmupS, rounds: ROUNDS };
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
   }
+}
+
+/**
+ * The target cases measured side by side (lib/load.js measurePair): Marquee and the limit on
+ * the same core, driven at once, in PAIR_ROUNDS rounds at the case's pipelining. Valid when
+ * the core was busy (the two shares add up to ≥ 90%), neither server had much more of it than
+ * the other (each 40-60%), and the driver stayed ≤ 90% of its own. The ratio is the median round's.
+ */
+async function sideBySide(list, rows, { marquee, bare, servers, connections, pidOf, log }) {
+  const pairs = [];
+  for (const compressed of [false, true]) {
+    for (const c of list.filter((x) => x.target)) {
+      const pipelining =
+        rows.find((r) => r.case === c.name && r.compressed === compressed && r.server === 'limit')?.pipelining ?? 1;
+      const rounds = [];
+      for (let round = 0; round < PAIR_ROUNDS; round++) {
+        // Every server idle first: the SDK's backlog would take the shared core from both.
+        for (const s of servers) await quiesce(pidOf(s));
+        log(
+          `http: ${c.name}${compressed ? ' (gzip, br)' : ''} → Marquee and limit side by side (round ${round + 1} of ${PAIR_ROUNDS})`,
+        );
+        const result = await measurePair([marquee.url + c.path, bare.url + c.path], {
+          connections,
+          pipelining,
+          durationS: PAIR_ROUND_S,
+          compressed,
+          serverPids: [pidOf(marquee), pidOf(bare)],
+        });
+        const [m, l] = result.servers;
+        const ratio = m.requestsPerSecond / l.requestsPerSecond;
+        log(
+          `http:   ${Math.round(m.requestsPerSecond)} / ${Math.round(l.requestsPerSecond)} req/s (${ratio.toFixed(3)}), servers ${Math.round((m.serverCpu ?? 0) * 100)}% / ${Math.round((l.serverCpu ?? 0) * 100)}%, driver ${Math.round(result.driverCpu * 100)}%`,
+        );
+        rounds.push({ ...result, ratio });
+      }
+      const sorted = [...rounds].sort((a, b) => a.ratio - b.ratio);
+      const median = sorted[Math.floor(sorted.length / 2)];
+      const why = pairValidity(rounds);
+      pairs.push({
+        case: c.name,
+        compressed,
+        pipelining,
+        marquee: median.servers[0],
+        limit: median.servers[1],
+        driverCpu: median.driverCpu,
+        ratio: median.ratio,
+        ratios: rounds.map((r) => r.ratio),
+        errors: rounds.reduce((sum, r) => sum + r.servers.reduce((t, x) => t + x.errors + x.non2xx, 0), 0),
+        valid: why === undefined,
+        ...(why === undefined ? {} : { invalid: why }),
+      });
+    }
+  }
+  return pairs;
+}
+
+/** Why a side-by-side measure is not valid, or undefined. */
+function pairValidity(rounds) {
+  for (const r of rounds) {
+    const [m, l] = r.servers;
+    if (m.serverCpu === undefined || l.serverCpu === undefined) return 'no CPU accounting (/proc is missing)';
+    if (m.serverCpu + l.serverCpu < SERVER_BUSY)
+      return `the core was ${((m.serverCpu + l.serverCpu) * 100).toFixed(0)}% busy`;
+    if (Math.min(m.serverCpu, l.serverCpu) < 0.4)
+      return `the core was shared ${(m.serverCpu * 100).toFixed(0)}% / ${(l.serverCpu * 100).toFixed(0)}%`;
+    if (r.driverCpu > DRIVER_MAX) return `the driver used ${(r.driverCpu * 100).toFixed(0)}%`;
+  }
+  return undefined;
 }
 
 /** The round with the median requests/s, with CPU shares averaged over every round and each round's rate kept. */
