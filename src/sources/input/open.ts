@@ -75,10 +75,9 @@ function toStream(
   copyTo?: SourceCopySink,
 ): SourceStream {
   const limited = limitBytes(raw.body, maxBytes, label, 'bytes');
-  // Set when the reader takes each chunk's memory (undecoded(), ownChunks): the copy then gets a
-  // copy of its own, which dies as soon as it is written.
-  let handedOver = false;
-  const read = copyTo ? tee(limited, copyTo, () => handedOver) : limited;
+  // When the reader takes each chunk's memory (undecoded(), ownChunks), the copy gets a copy of
+  // its own, which dies as soon as it is written.
+  const read = (handOver: boolean) => (copyTo ? tee(limited, copyTo, handOver) : limited);
   const inflate = { label, maxDecompressedBytes: maxDecompressed, layers: 2 };
   let inflated = false;
   let closed = false;
@@ -121,14 +120,14 @@ function toStream(
     close,
     [Symbol.asyncIterator]: () =>
       once(
-        inflateChunks(read, inflate, () => {
+        inflateChunks(read(false), inflate, () => {
           inflated = true;
         }),
       ),
     undecoded() {
-      const iterator = once(read);
-      handedOver = raw.ownChunks === true;
-      return { chunks: { [Symbol.asyncIterator]: () => iterator }, inflate, ownChunks: handedOver };
+      const ownChunks = raw.ownChunks === true;
+      const iterator = once(read(ownChunks));
+      return { chunks: { [Symbol.asyncIterator]: () => iterator }, inflate, ownChunks };
     },
   };
 }
@@ -166,16 +165,12 @@ export function decodeText(bytes: Uint8Array): string {
 }
 
 /**
- * The bytes of `body`, each handed to `sink` before it goes on; a copy of it when `handedOver()`
+ * The bytes of `body`, each handed to `sink` before it goes on; a copy of it when `handOver`
  * (the reader takes the chunk's memory, and the sink may still be writing it).
  */
-async function* tee(
-  body: AsyncIterable<Buffer>,
-  sink: SourceCopySink,
-  handedOver: () => boolean,
-): AsyncGenerator<Buffer> {
+async function* tee(body: AsyncIterable<Buffer>, sink: SourceCopySink, handOver: boolean): AsyncGenerator<Buffer> {
   for await (const chunk of body) {
-    await sink.write(handedOver() ? Buffer.from(chunk) : chunk);
+    await sink.write(handOver ? Buffer.from(chunk) : chunk);
     yield chunk;
   }
 }
