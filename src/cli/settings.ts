@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
 import * as v from 'valibot';
-import { type Document, isMap, isScalar, LineCounter, parseDocument } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
 import { MarqueeError } from '../errors.js';
 import { jsonPath, schemaIssues, UrlSchema } from '../protocol/index.js';
 
@@ -152,6 +153,16 @@ export const SettingsSchema = v.strictObject({
 
 export type Settings = v.InferOutput<typeof SettingsSchema>;
 
+/**
+ * The YAML parser, loaded the first time a YAML file is read: about 50 ms and 1 MB of heap that
+ * a JSON file, or no file, does not need (every command reads its settings at start).
+ */
+let yamlModule: typeof import('yaml') | undefined;
+function yamlParser(): typeof import('yaml') {
+  yamlModule ??= createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  return yamlModule;
+}
+
 /** Read and check a settings file; every problem is reported with its path (and line) in one error. */
 export function loadSettingsFile(file: string): Settings {
   let text: string;
@@ -168,6 +179,7 @@ export function loadSettingsFile(file: string): Settings {
   let lineOf: LineOf;
   try {
     if (yaml) {
+      const { LineCounter, parseDocument } = yamlParser();
       const lines = new LineCounter();
       const doc = parseDocument(text, { lineCounter: lines });
       if (doc.errors.length > 0) throw doc.errors[0];
@@ -190,6 +202,7 @@ export function loadSettingsFile(file: string): Settings {
 type LineOf = (path: readonly (string | number)[]) => number | undefined;
 
 function yamlLine(doc: Document, lines: LineCounter, path: readonly (string | number)[]): number | undefined {
+  const { isMap, isScalar } = yamlParser();
   const parent = path.length > 1 ? doc.getIn(path.slice(0, -1), true) : doc.contents;
   if (!isMap(parent)) return undefined;
   const last = path.at(-1);

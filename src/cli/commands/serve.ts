@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
-import { renderUnicodeCompact } from 'uqr';
 import { type Addon, type WarmUpOptions, warmUp } from '../../addon/index.js';
 import { demoGuide } from '../../demo/index.js';
 import { MarqueeError } from '../../errors.js';
@@ -10,7 +9,6 @@ import { createRequestHandler } from '../../server/index.js';
 import { describeManifestChange, type ManifestChange, openStore } from '../../store/index.js';
 import { buildAddon, holdsData, importAll, isDemo, prepareDemo } from '../app.js';
 import type { Command } from '../command.js';
-import { serveHosted } from '../hosted-serve.js';
 import { importInWorker } from '../import-worker.js';
 import { listenPerSettings } from '../listen.js';
 import { createLogger } from '../log.js';
@@ -133,7 +131,8 @@ export const serveCommand: Command = {
       io.stderr.write(`marquee serve: ${portProblem}\n`);
       return 1;
     }
-    if (settings.hosted?.enabled === true) return serveHosted(settings, io);
+    // Hosted mode's modules load only for it: a plain server starts without them.
+    if (settings.hosted?.enabled === true) return (await import('../hosted-serve.js')).serveHosted(settings, io);
     // With no source configured, what an earlier `marquee import` stored is served; the demo is for
     // an empty database. The demo always lives in its own temporary database: imported into the
     // user's, it would replace stored data, and on the next start be served with a stale guide.
@@ -206,7 +205,7 @@ export const serveCommand: Command = {
             ? ['  (only this machine can reach it: use --host 0.0.0.0 to serve your network)']
             : []),
           '',
-          ...(values.qr ? [renderUnicodeCompact(install), ''] : []),
+          ...(values.qr ? [(await import('uqr')).renderUnicodeCompact(install), ''] : []),
         ].join('\n'),
       );
       void warm(addon, { rounds: 0 });
