@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // `marquee serve` relaunches itself with V8's memory reducer off (dist/cli/relaunch.js says why);
 // only Node's own modules are loaded before that is decided.
-import { relaunch, relaunchOptions } from '../dist/cli/relaunch.js';
+// `marquee import` relaunches itself with glibc's malloc settings of dist/cli/relaunch.js (IMPORT_ENV).
+import { relaunch, relaunchEnv, relaunchOptions } from '../dist/cli/relaunch.js';
 
 const argv = process.argv.slice(2);
 const options = relaunchOptions(argv, process.execArgv, process.env);
-if (options === undefined || !(await relaunch(options))) {
+const env = relaunchEnv(argv, process.env);
+if ((options === undefined && env === undefined) || !(await relaunch(options ?? [], env))) {
   const { main } = await import('../dist/cli/main.js');
   main(argv).then(
     (code) => {

@@ -3,12 +3,13 @@
  * server runs in a child with `--no-memory-reducer`, signals reach it through the parent, the
  * parent exits as it did, and a parent killed outright takes the server down with it.
  */
-import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { type ChildProcess, execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { relaunchOptions, SERVE_NODE_OPTIONS } from '../src/cli/relaunch.js';
+import { IMPORT_ENV, relaunchEnv, relaunchOptions, SERVE_NODE_OPTIONS } from '../src/cli/relaunch.js';
 import { httpRequest } from './helpers/http.js';
 import { ensureBuilt, type ServeChild, startMarquee } from './helpers/serve-process.js';
 
@@ -37,6 +38,86 @@ describe('relaunchOptions', () => {
     expect(relaunchOptions(['serve'], [], {}, 'win32')).toBeUndefined();
     expect(relaunchOptions(['serve'], [], {}, 'darwin')).toEqual(['--no-memory-reducer']);
   });
+});
+
+describe('relaunchEnv', () => {
+  it('relaunches `import` on Linux with two malloc arenas, and nothing else', () => {
+    expect(IMPORT_ENV).toEqual({ MALLOC_ARENA_MAX: '2' });
+    expect(relaunchEnv(['import', '--db', 'x.db'], {}, 'linux')).toEqual(IMPORT_ENV);
+    for (const command of [['serve', '--demo'], ['check', 'http://x'], ['export'], ['status'], []]) {
+      expect(relaunchEnv(command, {}, 'linux')).toBeUndefined();
+    }
+    expect(relaunchEnv(['import', '--help'], {}, 'linux')).toBeUndefined();
+    expect(relaunchEnv(['import'], {}, 'darwin')).toBeUndefined();
+    expect(relaunchEnv(['import'], {}, 'win32')).toBeUndefined();
+  });
+
+  it('leaves malloc settings already given to glibc, and has the same exceptions as serve', () => {
+    for (const given of [{ MALLOC_ARENA_MAX: '4' }, { MALLOC_MMAP_THRESHOLD_: '131072' }]) {
+      expect(relaunchEnv(['import'], given, 'linux')).toBeUndefined();
+    }
+    for (const env of [
+      { MARQUEE_RELAUNCH: 'off' },
+      { MARQUEE_RELAUNCHED: '1' },
+      { NODE_UNIQUE_ID: '1' },
+      { pm_id: '0' },
+    ]) {
+      expect(relaunchEnv(['import'], env, 'linux')).toBeUndefined();
+    }
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('marquee import as a process', () => {
+  beforeAll(ensureBuilt, 120_000);
+  const fixtures = join(import.meta.dirname, 'fixtures', 'livetv');
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'marquee-relaunch-import-'));
+    writeFileSync(join(dir, 'guide.xml.gz'), gzipSync(readFileSync(join(fixtures, 'guide.xml'))));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Each Node process of the run says at start whether it was relaunched and with which arenas. */
+  const SAY = `data:text/javascript,process.stderr.write('node: relaunched=' + process.env.MARQUEE_RELAUNCHED + ' arenas=' + process.env.MALLOC_ARENA_MAX + '\\n')`;
+  function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(MALLOC_|MARQUEE_)/.test(k)));
+    return new Promise((resolve) => {
+      execFile(
+        process.execPath,
+        ['--import', SAY, BIN_PATH, ...args],
+        { cwd: dir, env: { ...clean, ...env } },
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+  }
+  const BIN_PATH = join(import.meta.dirname, '..', 'bin', 'marquee.js');
+
+  it('imports in a child with MALLOC_ARENA_MAX=2: the same report, and a failure ends the same', async () => {
+    const sources = ['--playlist', join(fixtures, 'channels.m3u'), '--epg', join(dir, 'guide.xml.gz'), '--json'];
+    const relaunched = await run(['import', '--db', join(dir, 'a.db'), ...sources], {});
+    const inPlace = await run(['import', '--db', join(dir, 'b.db'), ...sources], { MARQUEE_RELAUNCH: 'off' });
+    expect(relaunched.stderr).toMatch(/^node: relaunched=undefined arenas=undefined\nnode: relaunched=1 arenas=2\n/);
+    expect(inPlace.stderr).toMatch(/^node: relaunched=undefined arenas=undefined\n/);
+    expect(inPlace.stderr).not.toMatch(/relaunched=1/);
+    expect([relaunched.code, inPlace.code]).toEqual([0, 0]);
+    const counts = (out: string) => JSON.parse(out).livetv.counts;
+    expect(counts(relaunched.stdout)).toEqual(counts(inPlace.stdout));
+    expect(counts(relaunched.stdout).channels).toBeGreaterThan(0);
+    // The gzip guide was read and inflated in the child as in place: the same bytes and records.
+    const sourcesOf = (out: string) =>
+      JSON.parse(out).livetv.sources.map((x: Record<string, unknown>) => [x.kind, x.outcome, x.bytes, x.records]);
+    expect(sourcesOf(relaunched.stdout)).toEqual(sourcesOf(inPlace.stdout));
+    expect(sourcesOf(relaunched.stdout)).toContainEqual(['guide', 'imported', 2321, expect.any(Number)]);
+
+    const failed = await run(['import', '--db', join(dir, 'c.db'), '--playlist', join(dir, 'missing.m3u')], {});
+    const failedHere = await run(['import', '--db', join(dir, 'd.db'), '--playlist', join(dir, 'missing.m3u')], {
+      MARQUEE_RELAUNCH: 'off',
+    });
+    expect(failed.code).toBe(failedHere.code);
+    expect(failed.code).not.toBe(0);
+    const withoutSay = (text: string) => text.replace(/^node: .*\n/gm, '');
+    expect(withoutSay(failed.stderr)).toBe(withoutSay(failedHere.stderr).replaceAll('d.db', 'c.db'));
+  }, 60_000);
 });
 
 /** Linux's list of a process's children, and their command lines. */

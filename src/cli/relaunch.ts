@@ -13,6 +13,9 @@
  * - the parent exits with the child's exit code, or dies of the child's signal;
  * - if the parent dies (SIGKILL), the child sees its IPC channel close and stops as on SIGTERM.
  *
+ * `marquee import` is relaunched the same way on Linux, with glibc's malloc settings instead of a
+ * flag (IMPORT_ENV below), unless a `MALLOC_*` variable is already set.
+ *
  * Not relaunched: when the flag (or `--memory-reducer` either way) is already among Node's
  * options, when MARQUEE_RELAUNCH=off, inside a cluster worker (the listening socket is the
  * primary's), under pm2 (it watches the PID it started; give the flag in its `node_args`), on
@@ -68,17 +71,45 @@ export function relaunchOptions(
 }
 
 /**
- * Runs this same command in a child Node with `options` and mirrors its end. Resolves false when
+ * glibc's malloc settings `marquee import` runs with. A gzip guide is inflated in 256 KiB
+ * buffers; once one of them, mmapped, is freed, glibc raises its mmap threshold to that size and
+ * serves the next ones from the threads' arenas, which keep what is freed: the benchmark import's
+ * peak RSS then varied from 184 to 228 MB from run to run. Two arenas hold it at 185-187 MB, at the
+ * same speed (bench/results.md, 2026-11-26 12:25). Read by glibc at process start only, hence the
+ * relaunch; other C libraries ignore them.
+ */
+export const IMPORT_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
+
+/**
+ * The environment to relaunch `marquee import` with, or undefined when it runs in this process:
+ * on Linux, when no malloc setting was given, and under the same exceptions as `serve`.
+ * @example relaunchEnv(['import', '--db', 'x.db'], {}) // { MALLOC_ARENA_MAX: '2' }
+ */
+export function relaunchEnv(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+): Readonly<Record<string, string>> | undefined {
+  if (argv[0] !== 'import' || platform !== 'linux') return undefined;
+  if (argv.includes('--help') || argv.includes('-h')) return undefined;
+  if (env.MARQUEE_RELAUNCH === 'off' || env.MARQUEE_RELAUNCHED === '1') return undefined;
+  if (env.NODE_UNIQUE_ID !== undefined || env.pm_id !== undefined) return undefined;
+  if (Object.keys(env).some((name) => name.startsWith('MALLOC_'))) return undefined;
+  return IMPORT_ENV;
+}
+
+/**
+ * Runs this same command in a child Node with `options` (and `env` added to this one's) and mirrors its end. Resolves false when
  * the child could not be started (the caller then runs the command itself); otherwise it never
  * resolves before the child has ended, and the process exits as the child did.
  */
-export function relaunch(options: readonly string[]): Promise<boolean> {
+export function relaunch(options: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<boolean> {
   return new Promise((resolve) => {
     let child: ChildProcess;
     try {
       child = spawn(process.execPath, [...process.execArgv, ...options, ...process.argv.slice(1)], {
         stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-        env: { ...process.env, MARQUEE_RELAUNCHED: '1' },
+        env: { ...process.env, ...env, MARQUEE_RELAUNCHED: '1' },
         detached: true,
       });
     } catch {
