@@ -99,9 +99,10 @@ export function relaunchEnv(
 }
 
 /**
- * Runs this same command in a child Node with `options` (and `env` added to this one's) and mirrors its end. Resolves false when
- * the child could not be started (the caller then runs the command itself); otherwise it never
- * resolves before the child has ended, and the process exits as the child did.
+ * Runs this same command in a child Node with `options`, and `env` added to this one's, and
+ * mirrors its end. Resolves false when the child could not be started (the caller then runs the
+ * command itself); otherwise it never resolves before the child has ended, and the process exits
+ * as the child did.
  */
 export function relaunch(options: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<boolean> {
   return new Promise((resolve) => {
