@@ -50,6 +50,17 @@ function mentionsMemoryReducer(option: string): boolean {
 }
 
 /**
+ * Whether `command` may be relaunched at all: it is the one asked for, not for its help, not
+ * turned off or done already, and not run by a cluster primary or pm2 (which watch this PID).
+ */
+function mayRelaunch(command: string, argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
+  if (argv[0] !== command) return false;
+  if (argv.includes('--help') || argv.includes('-h')) return false;
+  if (env.MARQUEE_RELAUNCH === 'off' || env.MARQUEE_RELAUNCHED === '1') return false;
+  return env.NODE_UNIQUE_ID === undefined && env.pm_id === undefined;
+}
+
+/**
  * The Node options to relaunch with, or undefined when this process runs the command itself.
  * @example relaunchOptions(['serve', '--demo'], [], {}) // ['--no-memory-reducer']
  */
@@ -59,10 +70,7 @@ export function relaunchOptions(
   env: NodeJS.ProcessEnv,
   platform: NodeJS.Platform = process.platform,
 ): readonly string[] | undefined {
-  if (argv[0] !== 'serve') return undefined;
-  if (argv.includes('--help') || argv.includes('-h')) return undefined;
-  if (env.MARQUEE_RELAUNCH === 'off' || env.MARQUEE_RELAUNCHED === '1') return undefined;
-  if (env.NODE_UNIQUE_ID !== undefined || env.pm_id !== undefined) return undefined;
+  if (!mayRelaunch('serve', argv, env)) return undefined;
   // Windows has no process groups or forwarded signals to speak of, and a detached child there
   // opens a console of its own.
   if (platform === 'win32') return undefined;
@@ -90,10 +98,7 @@ export function relaunchEnv(
   env: NodeJS.ProcessEnv,
   platform: NodeJS.Platform = process.platform,
 ): Readonly<Record<string, string>> | undefined {
-  if (argv[0] !== 'import' || platform !== 'linux') return undefined;
-  if (argv.includes('--help') || argv.includes('-h')) return undefined;
-  if (env.MARQUEE_RELAUNCH === 'off' || env.MARQUEE_RELAUNCHED === '1') return undefined;
-  if (env.NODE_UNIQUE_ID !== undefined || env.pm_id !== undefined) return undefined;
+  if (platform !== 'linux' || !mayRelaunch('import', argv, env)) return undefined;
   if (Object.keys(env).some((name) => name.startsWith('MALLOC_'))) return undefined;
   return IMPORT_ENV;
 }

@@ -174,8 +174,9 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
   // The pragma costs a read transaction: 2-4 µs in a tight loop, about 34 µs when asked between
   // other work (its caches cold), which at once per 5 ms still cost a server answering cached
   // pages 2-3% of them (bench/README.md, "The cached-page hot path"). So it runs at most once per
-  // DATA_VERSION_TTL_MS: a commit by another process or thread is seen within that. Writes through this store are seen at once: while one
-  // of its writer connections is open every call checks, and the first call after it closes does.
+  // DATA_VERSION_TTL_MS: a commit by another process or thread is seen within that. Writes through
+  // this store are seen at once: while one of its writer connections is open every call checks,
+  // and the first call after it closes does.
   let writersOpen = 0;
   let checkedAt = Number.NEGATIVE_INFINITY;
 
