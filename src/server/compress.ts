@@ -1,10 +1,22 @@
+/**
+ * Content negotiation and compression. Bodies are compressed in a thread of its own (from the
+ * build), so that Node's stream code, which every request and socket runs through, never sees a
+ * zlib stream in the serving thread: the callback zlib API compresses through a Transform stream,
+ * and a serving thread that had compressed a few pages answered cached pages 2-5% slower for the
+ * rest of its life (bench/README.md, "Compression in a thread of its own"). The thread compresses
+ * with zlib's synchronous calls, one body at a time, and sends the bytes back transferred.
+ *
+ * From the TypeScript sources (the tests) and with MARQUEE_COMPRESS_THREAD=off, bodies are
+ * compressed in this thread by zlib's callback API on libuv's pool, as before. If the thread fails,
+ * what it had not answered is compressed that way, and the next body starts a new thread; after
+ * three failures in a row the thread is given up for the process, with a warning.
+ */
 import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
-
-const brotli = promisify(brotliCompress);
-const gz = promisify(gzip);
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { type BrotliOptions, brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 
 export type Encoding = 'br' | 'gzip' | 'identity';
+type Compressed = Exclude<Encoding, 'identity'>;
 
 /** Bodies smaller than this are sent as they are: compressing them costs more than it saves. */
 export const COMPRESS_MIN_BYTES = 1024;
@@ -41,17 +53,184 @@ function parseAcceptEncoding(accept: string): Encoding {
 }
 
 /**
- * Compress off the event loop. Brotli at quality 5: close to gzip's speed, ~15% smaller on
- * guide JSON; quality 11 would take tens of milliseconds on a 1 MB guide page.
+ * Brotli at quality 5: close to gzip's speed, ~15% smaller on guide JSON; quality 11 would take
+ * tens of milliseconds on a 1 MB guide page.
  */
-export function compress(body: Uint8Array, encoding: Exclude<Encoding, 'identity'>): Promise<Buffer> {
-  return encoding === 'br'
-    ? brotli(body, {
-        params: {
-          [constants.BROTLI_PARAM_QUALITY]: 5,
-          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-          [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength,
-        },
-      })
-    : gz(body, { level: 6 });
+function brotliOptions(size: number): BrotliOptions {
+  return {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: 5,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      [constants.BROTLI_PARAM_SIZE_HINT]: size,
+    },
+  };
 }
+
+const GZIP_OPTIONS = { level: 6 } as const;
+
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** In this thread, off the event loop (libuv's pool): the fallback, and the path of the sources. */
+function compressHere(body: Uint8Array, encoding: Compressed): Promise<Buffer> {
+  return encoding === 'br' ? brotliAsync(body, brotliOptions(body.byteLength)) : gzipAsync(body, GZIP_OPTIONS);
+}
+
+/** Marks a worker as the compression thread (its workerData). */
+const THREAD_MARK = { compressThread: true } as const;
+
+interface Job {
+  readonly id: number;
+  readonly body: Uint8Array;
+  readonly encoding: Compressed;
+}
+
+type Reply = { readonly id: number; readonly body: ArrayBuffer } | { readonly id: number; readonly error: string };
+
+interface Pending {
+  readonly body: Uint8Array;
+  readonly encoding: Compressed;
+  readonly resolve: (body: Buffer) => void;
+  readonly reject: (error: Error) => void;
+}
+
+/** Failures in a row after which bodies are compressed in this thread for the rest of the process. */
+const MAX_FAILURES = 3;
+
+/**
+ * The compression thread, started on the first body and kept while the process lives. It holds
+ * the process open only while it has bodies to answer.
+ */
+class CompressionThread {
+  #worker: Worker | undefined;
+  readonly #pending = new Map<number, Pending>();
+  #next = 0;
+  #failures = 0;
+
+  get usable(): boolean {
+    return this.#failures < MAX_FAILURES;
+  }
+
+  compress(body: Uint8Array, encoding: Compressed): Promise<Buffer> {
+    let worker: Worker;
+    try {
+      worker = this.#worker ?? this.#start();
+    } catch (error) {
+      this.#failed(error as Error);
+      return compressHere(body, encoding);
+    }
+    return new Promise<Buffer>((resolve, reject) => {
+      const id = this.#next++;
+      // A copy of exactly the body's bytes, transferred: a view's whole ArrayBuffer would be
+      // cloned otherwise, and a cached body may be a view into a larger one.
+      const copy = new Uint8Array(body);
+      this.#pending.set(id, { body, encoding, resolve, reject });
+      if (this.#pending.size === 1) worker.ref();
+      worker.postMessage({ id, body: copy, encoding } satisfies Job, [copy.buffer]);
+    });
+  }
+
+  /** Ends the thread; what it had not answered is compressed in this thread. False: none was running. */
+  async stop(): Promise<boolean> {
+    const worker = this.#worker;
+    if (worker === undefined) return false;
+    this.#lost(worker);
+    await worker.terminate();
+    return true;
+  }
+
+  #start(): Worker {
+    const worker = new Worker(new URL(import.meta.url), {
+      workerData: THREAD_MARK,
+      // Bodies come and go one at a time; the compressed bytes are outside the heap.
+      resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 },
+    });
+    this.#worker = worker;
+    worker.on('message', (reply: Reply) => {
+      const job = this.#pending.get(reply.id);
+      if (job === undefined) return;
+      this.#pending.delete(reply.id);
+      if (this.#pending.size === 0) worker.unref();
+      this.#failures = 0;
+      if ('error' in reply) job.reject(new Error(reply.error));
+      else job.resolve(Buffer.from(reply.body));
+    });
+    const failed = (error?: Error) => {
+      if (this.#worker !== worker) return;
+      this.#lost(worker);
+      this.#failed(error);
+    };
+    worker.on('error', failed);
+    worker.on('exit', () => failed());
+    worker.unref();
+    return worker;
+  }
+
+  /** Counts a failure in a row; at the last one, says so once. */
+  #failed(error?: Error): void {
+    this.#failures++;
+    if (this.#failures === MAX_FAILURES) {
+      process.emitWarning(
+        `the compression thread failed ${MAX_FAILURES} times in a row${error ? ` (last: ${error.message})` : ''}; compressing in the serving thread from now on`,
+        { code: 'MARQUEE_COMPRESS_THREAD' },
+      );
+    }
+  }
+
+  /** Forgets `worker`; its unanswered bodies are compressed here. */
+  #lost(worker: Worker): void {
+    if (this.#worker !== worker) return;
+    this.#worker = undefined;
+    worker.removeAllListeners('message');
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const job of pending) compressHere(job.body, job.encoding).then(job.resolve, job.reject);
+  }
+}
+
+const built = import.meta.url.endsWith('.js');
+let thread: CompressionThread | undefined;
+
+/** Whether bodies are compressed in a thread of their own here (see the top of this file). */
+export function compressThreadUsed(): boolean {
+  return built && process.env.MARQUEE_COMPRESS_THREAD !== 'off' && (thread?.usable ?? true);
+}
+
+/** Compress a body off the event loop: in the compression thread, or on libuv's pool without it. */
+export function compress(body: Uint8Array, encoding: Compressed): Promise<Buffer> {
+  if (!compressThreadUsed()) return compressHere(body, encoding);
+  thread ??= new CompressionThread();
+  return thread.compress(body, encoding);
+}
+
+/**
+ * Ends the compression thread, if one is running (the next body starts another); false when none
+ * was. For tests and shutdown.
+ */
+export async function stopCompressThread(): Promise<boolean> {
+  return (await thread?.stop()) ?? false;
+}
+
+/** The thread's side: one body at a time, with zlib's synchronous calls. */
+function runThread(): void {
+  const port = parentPort!;
+  port.on('message', (job: Job) => {
+    let reply: Reply;
+    let transfer: ArrayBuffer[] = [];
+    try {
+      const out =
+        job.encoding === 'br'
+          ? brotliCompressSync(job.body, brotliOptions(job.body.byteLength))
+          : gzipSync(job.body, GZIP_OPTIONS);
+      // A copy of exactly the compressed bytes: zlib's result may be a view into a larger buffer,
+      // or into Node's buffer pool, which cannot be transferred.
+      reply = { id: job.id, body: new Uint8Array(out).buffer };
+      transfer = [reply.body];
+    } catch (error) {
+      reply = { id: job.id, error: error instanceof Error ? error.message : String(error) };
+    }
+    port.postMessage(reply, transfer);
+  });
+}
+
+if (!isMainThread && (workerData as typeof THREAD_MARK | undefined)?.compressThread === true) runThread();

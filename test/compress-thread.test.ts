@@ -1,0 +1,142 @@
+/**
+ * Compression in a thread of its own (src/server/compress.ts, from the build: a worker thread
+ * cannot load the TypeScript sources). Its bodies are byte for byte what zlib gives in this thread
+ * with the same settings, on real-world JSON; many bodies at once each get their own answer; a
+ * thread that ends with bodies unanswered has them compressed in this thread; and it never holds
+ * a process open once it has answered.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from './helpers/serve-process.js';
+
+type Compress = typeof import('../src/server/compress.js');
+
+const ROOT = join(import.meta.dirname, '..');
+const BUILT = join(ROOT, 'dist', 'server', 'compress.js');
+const corpus = join(ROOT, '..', 'shared', 'corpus');
+
+let built: Compress;
+const saved = process.env.MARQUEE_COMPRESS_THREAD;
+
+beforeAll(async () => {
+  ensureBuilt();
+  delete process.env.MARQUEE_COMPRESS_THREAD;
+  built = (await import(pathToFileURL(BUILT).href)) as Compress;
+}, 120_000);
+afterAll(async () => {
+  await built?.stopCompressThread();
+  if (saved === undefined) delete process.env.MARQUEE_COMPRESS_THREAD;
+  else process.env.MARQUEE_COMPRESS_THREAD = saved;
+});
+
+/** What zlib gives in this thread with the settings Marquee uses. */
+function expected(body: Uint8Array, encoding: 'br' | 'gzip'): Buffer {
+  return encoding === 'br'
+    ? brotliCompressSync(body, {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: 5,
+          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+          [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength,
+        },
+      })
+    : gzipSync(body, { level: 6 });
+}
+
+/** Real-world bodies: the official add-on's answers and a film library from the shared corpus, as Marquee would serve them. */
+function corpusBodies(): Buffer[] {
+  const addon = JSON.parse(readFileSync(join(corpus, 'addons', 'static-example.json'), 'utf8')) as unknown;
+  const films = JSON.parse(readFileSync(join(corpus, 'library', 'wikipedia-movies-2010s.json'), 'utf8')) as unknown[];
+  return [
+    Buffer.from(JSON.stringify(addon)),
+    Buffer.from(JSON.stringify({ metas: films.slice(0, 100) })),
+    Buffer.from(JSON.stringify({ metas: films })),
+  ];
+}
+
+describe('the compression thread', () => {
+  it('is used from the build, and not with MARQUEE_COMPRESS_THREAD=off', async () => {
+    const body = Buffer.from(JSON.stringify({ metas: Array.from({ length: 100 }, (_, i) => ({ id: `tt${i}` })) }));
+    expect(built.compressThreadUsed()).toBe(true);
+    await built.compress(body, 'gzip');
+    // A thread was running, and is ended.
+    expect(await built.stopCompressThread()).toBe(true);
+    process.env.MARQUEE_COMPRESS_THREAD = 'off';
+    try {
+      expect(built.compressThreadUsed()).toBe(false);
+      const out = await built.compress(body, 'gzip');
+      expect(out.equals(expected(body, 'gzip'))).toBe(true);
+      expect(await built.stopCompressThread()).toBe(false);
+    } finally {
+      delete process.env.MARQUEE_COMPRESS_THREAD;
+    }
+  });
+
+  it('gives the bytes zlib gives here, for real-world JSON in both encodings', async () => {
+    for (const body of corpusBodies()) {
+      for (const encoding of ['gzip', 'br'] as const) {
+        const out = await built.compress(body, encoding);
+        expect(Buffer.isBuffer(out)).toBe(true);
+        expect(out.equals(expected(body, encoding)), `${encoding} of ${body.byteLength} bytes`).toBe(true);
+      }
+    }
+  });
+
+  it('compresses only the bytes of a view into a larger buffer', async () => {
+    const whole = Buffer.from(JSON.stringify({ metas: Array.from({ length: 500 }, (_, i) => ({ id: `tt${i}` })) }));
+    const view = whole.subarray(100, whole.byteLength - 100);
+    const out = await built.compress(view, 'gzip');
+    expect(gunzipSync(out).equals(view)).toBe(true);
+    // The body handed over is copied, not taken: the caller's buffer is intact.
+    expect(whole.byteLength).toBeGreaterThan(200);
+    expect(view.byteLength).toBe(whole.byteLength - 200);
+  });
+
+  it('answers each of many bodies at once with its own', async () => {
+    const bodies = Array.from({ length: 40 }, (_, i) =>
+      Buffer.from(
+        JSON.stringify({ page: i, metas: Array.from({ length: 20 + i * 7 }, (_, j) => ({ id: `tt${i}-${j}` })) }),
+      ),
+    );
+    const outs = await Promise.all(bodies.map((b, i) => built.compress(b, i % 2 ? 'br' : 'gzip')));
+    outs.forEach((out, i) => {
+      const back = i % 2 ? brotliDecompressSync(out) : gunzipSync(out);
+      expect(back.equals(bodies[i]!), `body ${i}`).toBe(true);
+    });
+  });
+
+  it('compresses here what a thread ended with unanswered, and starts a new thread for the next body', async () => {
+    const bodies = corpusBodies();
+    const pending = bodies.flatMap((b) => [built.compress(b, 'br'), built.compress(b, 'gzip')]);
+    expect(await built.stopCompressThread()).toBe(true);
+    const outs = await Promise.all(pending);
+    outs.forEach((out, i) => {
+      const body = bodies[i >> 1]!;
+      expect(out.equals(expected(body, i % 2 ? 'gzip' : 'br')), `body ${i}`).toBe(true);
+    });
+    expect(await built.stopCompressThread()).toBe(false);
+    const again = await built.compress(bodies[0]!, 'gzip');
+    expect(again.equals(expected(bodies[0]!, 'gzip'))).toBe(true);
+    expect(await built.stopCompressThread()).toBe(true);
+  });
+
+  it('holds a process open while it compresses, and not after', () => {
+    const script = `
+      const { compress } = await import(${JSON.stringify(pathToFileURL(BUILT).href)});
+      const body = Buffer.alloc(200_000, 'abcdefgh');
+      const out = await compress(body, 'br');
+      console.log(out.byteLength > 0 && out.byteLength < body.byteLength ? 'compressed' : 'wrong');
+    `;
+    const started = Date.now();
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(out.trim()).toBe('compressed');
+    // It exited on its own, well before the timeout.
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+});
