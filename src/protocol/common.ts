@@ -31,7 +31,24 @@ export function isRfc3339(value: string): boolean {
 export function isAbsoluteUrl(value: string): boolean {
   if (PLAIN_HTTP_URL.test(value)) return true;
   if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(value)) return false;
-  return URL.canParse(value);
+  return LATIN1.test(value) ? parsesAsUrl(value) : URL.canParse(value);
+}
+
+/**
+ * A character of U+0080-U+00FF. Node 20's `URL.canParse`, once V8 has optimised its caller (its
+ * fast API call), reads such a string's Latin-1 bytes as UTF-8 and refuses valid URLs with one in
+ * the host: `https://españa.es/` was refused 97,070 times out of 100,000 in a hot loop, accepted
+ * while cold. `new URL` has no such path.
+ */
+const LATIN1 = /[\u0080-\u00ff]/;
+
+function parsesAsUrl(value: string): boolean {
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
