@@ -18,6 +18,7 @@ interface Job {
   readonly db: string;
   readonly settings: Settings;
   readonly previous?: SourceState;
+  readonly parseThread?: boolean;
 }
 
 type Wire = { readonly error: { readonly message: string; readonly code?: string } };
@@ -54,13 +55,14 @@ const canUseWorker = import.meta.url.endsWith('.js');
 /**
  * Import every configured source in a worker thread (in this thread when running from the
  * TypeScript sources, as in the tests). Aborting asks the worker to stop; the import rolls back.
+ * `parseThread`: ImportHooks.parseThread, for an import that may have both cores (serve's first).
  *
  * @example const outcome = await importInWorker('tv.db', settings, { previous, signal })
  */
 export async function importInWorker(
   db: string,
   settings: Settings,
-  options: { previous?: SourceState; signal?: AbortSignal } = {},
+  options: { previous?: SourceState; signal?: AbortSignal; parseThread?: boolean } = {},
 ): Promise<ImportOutcome> {
   if (!canUseWorker) {
     const store = openStore(db);
@@ -70,7 +72,12 @@ export async function importInWorker(
       store.close();
     }
   }
-  const job: Job = { db, settings, ...(options.previous ? { previous: options.previous } : {}) };
+  const job: Job = {
+    db,
+    settings,
+    ...(options.previous ? { previous: options.previous } : {}),
+    ...(options.parseThread !== undefined ? { parseThread: options.parseThread } : {}),
+  };
   const worker = new Worker(new URL(import.meta.url), { workerData: job });
   return new Promise<ImportOutcome>((resolve, reject) => {
     const abort = () => worker.postMessage('abort');
@@ -100,7 +107,11 @@ if (!isMainThread && parentPort && (workerData as Job | undefined)?.db) {
     if (message === 'abort') controller.abort();
   });
   const store = openStore(job.db);
-  importAll(store, job.settings, { signal: controller.signal, ...(job.previous ? { previous: job.previous } : {}) })
+  importAll(store, job.settings, {
+    signal: controller.signal,
+    ...(job.previous ? { previous: job.previous } : {}),
+    ...(job.parseThread !== undefined ? { parseThread: job.parseThread } : {}),
+  })
     .then((outcome) => port.postMessage(toWire(outcome)))
     .finally(() => {
       store.close();

@@ -7,7 +7,7 @@ import { MarqueeError } from '../../errors.js';
 import { createRefresher, type SourceState } from '../../livetv/index.js';
 import { createRequestHandler } from '../../server/index.js';
 import { describeManifestChange, type ManifestChange, openStore } from '../../store/index.js';
-import { buildAddon, holdsData, importAll, isDemo, prepareDemo } from '../app.js';
+import { buildAddon, holdsData, isDemo, prepareDemo } from '../app.js';
 import type { Command } from '../command.js';
 import { importInWorker } from '../import-worker.js';
 import { listenPerSettings } from '../listen.js';
@@ -156,8 +156,11 @@ export const serveCommand: Command = {
       let previous: SourceState | undefined;
       if (demo || empty) {
         log.event(demo ? 'importing the embedded demo' : 'importing the configured sources');
-        // Before listening: no request needs a core yet.
-        const outcome = await importAll(store, settings, { parseThread: true });
+        // Before listening, so no request needs a core yet (the guide is parsed in a thread of its
+        // own). In a worker, as refreshes are: a serving thread that had run an import (Node's
+        // file, gunzip and HTTP client streams, its garbage) answered cached pages 10-30% slower
+        // afterwards (bench/README.md, "Compression in a thread of its own").
+        const outcome = await importInWorker(db, settings, { parseThread: true });
         for (const line of describeOutcome(outcome)) if (!line.startsWith(KEPT)) log.event(line);
         for (const kept of keptSourceList(outcome)) log.warn(kept.message);
         if (outcome.livetv && !('error' in outcome.livetv)) previous = outcome.livetv.state;
