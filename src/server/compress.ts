@@ -1,16 +1,18 @@
 /**
- * Content negotiation and compression. Bodies are compressed in a thread of its own (from the
+ * Content negotiation and compression. Bodies are compressed in threads of their own (from the
  * build), so that Node's stream code, which every request and socket runs through, never sees a
  * zlib stream in the serving thread: the callback zlib API compresses through a Transform stream,
  * and a serving thread that had compressed a few pages answered cached pages 2-5% slower for the
- * rest of its life (bench/README.md, "Compression in a thread of its own"). The thread compresses
- * with zlib's synchronous calls, one body at a time, and sends the bytes back transferred.
+ * rest of its life (bench/README.md, "Compression in a thread of its own"). A thread compresses
+ * with zlib's synchronous calls, one body at a time, and sends the bytes back transferred; a
+ * second thread starts while the first is busy, up to one per core and four in all.
  *
  * From the TypeScript sources (the tests) and with MARQUEE_COMPRESS_THREAD=off, bodies are
- * compressed in this thread by zlib's callback API on libuv's pool, as before. If the thread fails,
- * what it had not answered is compressed that way, and the next body starts a new thread; after
- * three failures in a row the thread is given up for the process, with a warning.
+ * compressed in this thread by zlib's callback API on libuv's pool, as before. If a thread fails,
+ * what it had not answered is compressed that way, and its next body starts a new thread; after
+ * three failures in a row the threads are given up for the process, with a warning.
  */
+import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { type BrotliOptions, brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
@@ -98,17 +100,36 @@ interface Pending {
 const MAX_FAILURES = 3;
 
 /**
- * The compression thread, started on the first body and kept while the process lives. It holds
- * the process open only while it has bodies to answer.
+ * Compression threads at most: one per core, up to libuv's default pool of four (which compressed
+ * before). A second starts only while the ones started are all busy: a 1.1 MB body took 60 ms of
+ * gzip, and one thread halved a burst's throughput against the pool on two cores.
+ */
+const MAX_THREADS = Math.min(4, Math.max(1, availableParallelism()));
+
+interface ThreadHooks {
+  /** A body was answered. */
+  readonly answered: () => void;
+  /** The thread failed to start or ended unasked. */
+  readonly failed: (error?: Error) => void;
+}
+
+/**
+ * One compression thread, started on its first body and kept while the process lives. It holds
+ * the process open only while it has bodies to answer; if it ends, the next body starts another.
  */
 class CompressionThread {
   #worker: Worker | undefined;
   readonly #pending = new Map<number, Pending>();
+  readonly #hooks: ThreadHooks;
   #next = 0;
-  #failures = 0;
 
-  get usable(): boolean {
-    return this.#failures < MAX_FAILURES;
+  constructor(hooks: ThreadHooks) {
+    this.#hooks = hooks;
+  }
+
+  /** Bodies sent and not yet answered. */
+  get pending(): number {
+    return this.#pending.size;
   }
 
   compress(body: Uint8Array, encoding: Compressed): Promise<Buffer> {
@@ -116,7 +137,7 @@ class CompressionThread {
     try {
       worker = this.#worker ?? this.#start();
     } catch (error) {
-      this.#failed(error as Error);
+      this.#hooks.failed(error as Error);
       return compressHere(body, encoding);
     }
     return new Promise<Buffer>((resolve, reject) => {
@@ -130,7 +151,7 @@ class CompressionThread {
     });
   }
 
-  /** Ends the thread; what it had not answered is compressed in this thread. False: none was running. */
+  /** Ends the thread; what it had not answered is compressed in this thread. False: it was not running. */
   async stop(): Promise<boolean> {
     const worker = this.#worker;
     if (worker === undefined) return false;
@@ -151,30 +172,19 @@ class CompressionThread {
       if (job === undefined) return;
       this.#pending.delete(reply.id);
       if (this.#pending.size === 0) worker.unref();
-      this.#failures = 0;
+      this.#hooks.answered();
       if ('error' in reply) job.reject(new Error(reply.error));
       else job.resolve(Buffer.from(reply.body));
     });
     const failed = (error?: Error) => {
       if (this.#worker !== worker) return;
       this.#lost(worker);
-      this.#failed(error);
+      this.#hooks.failed(error);
     };
     worker.on('error', failed);
     worker.on('exit', () => failed());
     worker.unref();
     return worker;
-  }
-
-  /** Counts a failure in a row; at the last one, says so once. */
-  #failed(error?: Error): void {
-    this.#failures++;
-    if (this.#failures === MAX_FAILURES) {
-      process.emitWarning(
-        `the compression thread failed ${MAX_FAILURES} times in a row${error ? ` (last: ${error.message})` : ''}; compressing in the serving thread from now on`,
-        { code: 'MARQUEE_COMPRESS_THREAD' },
-      );
-    }
   }
 
   /** Forgets `worker`; its unanswered bodies are compressed here. */
@@ -188,27 +198,67 @@ class CompressionThread {
   }
 }
 
-const built = import.meta.url.endsWith('.js');
-let thread: CompressionThread | undefined;
+/** The compression threads of this process: each body goes to the least busy one. */
+class CompressionThreads {
+  readonly #threads: CompressionThread[] = [];
+  #failures = 0;
+  readonly #hooks: ThreadHooks = {
+    answered: () => {
+      this.#failures = 0;
+    },
+    failed: (error) => {
+      this.#failures++;
+      if (this.#failures === MAX_FAILURES) {
+        process.emitWarning(
+          `the compression thread failed ${MAX_FAILURES} times in a row${error ? ` (last: ${error.message})` : ''}; compressing in the serving thread from now on`,
+          { code: 'MARQUEE_COMPRESS_THREAD' },
+        );
+      }
+    },
+  };
 
-/** Whether bodies are compressed in a thread of their own here (see the top of this file). */
-export function compressThreadUsed(): boolean {
-  return built && process.env.MARQUEE_COMPRESS_THREAD !== 'off' && (thread?.usable ?? true);
+  get usable(): boolean {
+    return this.#failures < MAX_FAILURES;
+  }
+
+  compress(body: Uint8Array, encoding: Compressed): Promise<Buffer> {
+    let least: CompressionThread | undefined;
+    for (const thread of this.#threads) if (least === undefined || thread.pending < least.pending) least = thread;
+    if (least === undefined || (least.pending > 0 && this.#threads.length < MAX_THREADS)) {
+      least = new CompressionThread(this.#hooks);
+      this.#threads.push(least);
+    }
+    return least.compress(body, encoding);
+  }
+
+  /** Ends every thread (the next bodies start them again); how many were running. */
+  async stop(): Promise<number> {
+    const stopped = await Promise.all(this.#threads.map((thread) => thread.stop()));
+    return stopped.filter(Boolean).length;
+  }
 }
 
-/** Compress a body off the event loop: in the compression thread, or on libuv's pool without it. */
+const built = import.meta.url.endsWith('.js');
+let threads: CompressionThreads | undefined;
+
+/** Whether bodies are compressed in threads of their own here (see the top of this file). */
+export function compressThreadUsed(): boolean {
+  return built && process.env.MARQUEE_COMPRESS_THREAD !== 'off' && (threads?.usable ?? true);
+}
+
+/** Compress a body off the event loop: in a compression thread, or on libuv's pool without them. */
 export function compress(body: Uint8Array, encoding: Compressed): Promise<Buffer> {
   if (!compressThreadUsed()) return compressHere(body, encoding);
-  thread ??= new CompressionThread();
-  return thread.compress(body, encoding);
+  threads ??= new CompressionThreads();
+  return threads.compress(body, encoding);
 }
 
 /**
- * Ends the compression thread, if one is running (the next body starts another); false when none
- * was. For tests and shutdown.
+ * Ends the compression threads that are running (the next bodies start them again): how many
+ * there were. For tests and shutdown.
  */
-export async function stopCompressThread(): Promise<boolean> {
-  return (await thread?.stop()) ?? false;
+export async function stopCompressThread(): Promise<number> {
+  return (await threads?.stop()) ?? 0;
 }
 
 /** The thread's side: one body at a time, with zlib's synchronous calls. */
