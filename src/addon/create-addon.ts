@@ -38,8 +38,12 @@ export interface AddonOptions<M extends DeepReadonly<ManifestInput>> {
    * are checked by their tests with it on.
    */
   readonly validateRawJson?: boolean;
-  /** Changes whenever the data behind the handlers changes; the server keys its response cache on it. */
-  readonly dataVersion?: () => string | number;
+  /**
+   * Changes whenever the data behind the handlers changes; the server keys its response cache on
+   * it. The server passes `now`, its own `Date.now()` of the request, so that a version held for
+   * a while need not read the clock again (a cached page's answer is a few microseconds).
+   */
+  readonly dataVersion?: (now?: number) => string | number;
   /** Called with problems that do not stop an answer (a page cut to 100 items in lenient mode). */
   readonly onWarning?: (message: string, details: Record<string, unknown>) => void;
 }
@@ -50,7 +54,7 @@ export interface Addon {
   readonly warnings: readonly Issue[];
   readonly configFields: readonly ConfigField[];
   readonly configCodec: ConfigCodec;
-  readonly dataVersion: () => string | number;
+  readonly dataVersion: (now?: number) => string | number;
   /** Answer `/{config?}/manifest.json`; 404 when the config segment is not valid. */
   manifestFor(configSegment?: string): AddonResponse;
   /** Answer one resource request, enforcing the protocol around the handlers. */

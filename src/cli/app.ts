@@ -278,7 +278,8 @@ export function buildAddon(
       parts,
       {
         configCodec: createTokenCodec(ring, id),
-        dataVersion: cacheEpoch === 0 ? store.dataVersion : () => store.dataVersion() + cacheEpoch * 2 ** 32,
+        dataVersion:
+          cacheEpoch === 0 ? store.dataVersion : (now?: number) => store.dataVersion(now) + cacheEpoch * 2 ** 32,
         validateResponses: true,
         // Guide pages come pre-serialized from the store, rendered from rows checked at import;
         // parsing and checking 1 MB per page would cost five times writing it. The live-TV tests

@@ -20,7 +20,15 @@ import {
   textResponse,
 } from './respond.js';
 import { ResponseCache } from './response-cache.js';
-import type { AddonSource, CoreRequest, CoreResponse, Logger, RequestHandler, ServerOptions } from './types.js';
+import type {
+  AddonSource,
+  CachedAnswer,
+  CoreRequest,
+  CoreResponse,
+  Logger,
+  RequestHandler,
+  ServerOptions,
+} from './types.js';
 
 const ALLOWED = 'GET, HEAD, OPTIONS';
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
@@ -92,8 +100,8 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
     if (!isRead) return textResponse(405, 'Method not allowed', { allow: ALLOWED });
 
     const addon = getAddon();
-    const version = addon.dataVersion();
     const now = Date.now();
+    const version = addon.dataVersion(now);
     /** The cached answer of this path, when there is one. */
     const cached = (at: number) => {
       const hit = cache?.get(path, version, at);
@@ -214,13 +222,18 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
   }
 
   /** A fresh cached answer that needs no work, answered without a promise: the hot path. */
-  function fromCache(request: CoreRequest): CoreResponse | undefined {
-    if (!cache || limiter || (request.method !== 'GET' && request.method !== 'HEAD')) return undefined;
-    const path = localPath(request.url, basePath);
+  const cachedAnswer: CachedAnswer = (method, url, acceptEncoding, ifNoneMatch) => {
+    if (!cache || limiter || (method !== 'GET' && method !== 'HEAD')) return undefined;
+    const path = localPath(url, basePath);
     if (path === undefined) return undefined;
-    const hit = cache.get(path, getAddon().dataVersion(), Date.now());
-    return hit && sendCachedEntry(hit, request.header('accept-encoding'), request.header('if-none-match'), compression);
-  }
+    const now = Date.now();
+    const hit = cache.get(path, getAddon().dataVersion(now), now);
+    return hit && sendCachedEntry(hit, acceptEncoding, ifNoneMatch, compression);
+  };
+  const fromCache = (request: CoreRequest): CoreResponse | undefined =>
+    cache && !limiter
+      ? cachedAnswer(request.method, request.url, request.header('accept-encoding'), request.header('if-none-match'))
+      : undefined;
 
   function logRequest(request: CoreRequest, requestId: string, status: number, started: number): void {
     if (!logger || logger.requests === false) return;
@@ -236,7 +249,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
   const nextId = () => `${idPrefix}-${(++counter).toString(36)}`;
   const logsRequests = logger.requests !== false;
 
-  return function handle(request) {
+  function handle(request: CoreRequest): CoreResponse | Promise<CoreResponse> {
     // The clock is read only for the log line's duration.
     const started = logsRequests ? performance.now() : 0;
     const cached = fromCache(request);
@@ -246,7 +259,9 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
       return cached;
     }
     return answer(request, nextId(), started);
-  };
+  }
+  // A hit with no log line to write and no limit to count is its answer alone.
+  return cache && !limiter && !logsRequests ? Object.assign(handle, { cached: cachedAnswer }) : handle;
 
   async function answer(request: CoreRequest, requestId: string, started: number): Promise<CoreResponse> {
     let response: CoreResponse;

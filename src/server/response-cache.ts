@@ -1,4 +1,5 @@
 import type { Encoding } from './compress.js';
+import type { CoreResponse } from './types.js';
 
 /** One cached answer: its bytes once per encoding asked so far, valid for one data version until `expires`. */
 export interface CachedResponse {
@@ -7,6 +8,18 @@ export interface CachedResponse {
   readonly headers: Readonly<Record<string, string>>;
   readonly etag: string;
   readonly bodies: Partial<Record<Encoding, Buffer>>;
+  /**
+   * The 200 answer of each encoding once built (respond.ts), kept here with a slot for each so
+   * that a hit reads one field of one shape, not a keyed load or a WeakMap lookup.
+   */
+  readonly answers?: PreparedAnswers;
+}
+
+/** One slot per encoding, each empty until its answer is built. */
+export interface PreparedAnswers {
+  identity: CoreResponse | undefined;
+  gzip: CoreResponse | undefined;
+  br: CoreResponse | undefined;
 }
 
 export interface ResponseCacheOptions {

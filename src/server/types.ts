@@ -64,5 +64,23 @@ export interface ServerOptions {
 /** The add-on to serve: fixed, or looked up per request so a backend can swap it after an import. */
 export type AddonSource = Addon | (() => Addon);
 
+/**
+ * A fresh cached answer from the request's method, URL and the two headers that choose between a
+ * cached page's answers, or undefined when the request needs the handler. An adapter may ask it
+ * first, before building a `CoreRequest`.
+ */
+export type CachedAnswer = (
+  method: string,
+  url: string,
+  acceptEncoding: string | undefined,
+  ifNoneMatch: string | undefined,
+) => CoreResponse | undefined;
+
 /** Cached answers come back synchronously (no promise on the hot path); others as a promise. */
-export type RequestHandler = (request: CoreRequest) => CoreResponse | Promise<CoreResponse>;
+export type RequestHandler = ((request: CoreRequest) => CoreResponse | Promise<CoreResponse>) & {
+  /**
+   * Set by `createRequestHandler` when a cache hit needs nothing but its answer (no request log,
+   * no rate limit): the Node adapter then answers cached pages without building a request view.
+   */
+  readonly cached?: CachedAnswer;
+};

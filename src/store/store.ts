@@ -73,9 +73,11 @@ export interface Store extends LiveTvReads, LibraryStoreApi, SourceReads {
   importHistory(n?: number): ImportRecord[];
   /**
    * Changes whenever an import of any kind commits: a cache key for served responses. Imports
-   * through this store show at once; a commit by another process or thread within 50 ms.
+   * through this store show at once; a commit by another process or thread within 50 ms
+   * (`DATA_VERSION_TTL_MS`). `now` is the caller's `Date.now()` when it has one (the server's,
+   * per request), so the clock is not read twice.
    */
-  dataVersion(): number;
+  dataVersion(now?: number): number;
   /**
    * Records how each source of `area` went in an attempt that changed no data (every source
    * answered "not modified", or none could be used), in a short transaction of its own.
@@ -246,8 +248,8 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
     // arguments and shared call site were a few percent of a cached page's time). Date.now, not
     // performance.now (which checks its receiver on every call, in Node 20); a clock set back
     // counts as stale, so the version is asked again rather than held.
-    dataVersion(): number {
-      const elapsed = Date.now() - checkedAt;
+    dataVersion(now = Date.now()): number {
+      const elapsed = now - checkedAt;
       return writersOpen === 0 && elapsed >= 0 && elapsed < DATA_VERSION_TTL_MS ? version : api.dataVersion();
     },
     file,
