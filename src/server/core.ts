@@ -221,19 +221,23 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
     return jsonError(500, 'HANDLER_FAILED', 'Internal server error', requestId);
   }
 
-  /** A fresh cached answer that needs no work, answered without a promise: the hot path. */
-  const cachedAnswer: CachedAnswer = (method, url, acceptEncoding, ifNoneMatch) => {
-    if (!cache || limiter || (method !== 'GET' && method !== 'HEAD')) return undefined;
-    const path = localPath(url, basePath);
-    if (path === undefined) return undefined;
-    const now = Date.now();
-    const hit = cache.get(path, getAddon().dataVersion(now), now);
-    return hit && sendCachedEntry(hit, acceptEncoding, ifNoneMatch, compression);
-  };
-  const fromCache = (request: CoreRequest): CoreResponse | undefined =>
+  /**
+   * A fresh cached answer that needs no work, answered without a promise: the hot path. None
+   * without a cache, or with a rate limit (every request counts, hit or not).
+   */
+  const cachedAnswer: CachedAnswer | undefined =
     cache && !limiter
-      ? cachedAnswer(request.method, request.url, request.header('accept-encoding'), request.header('if-none-match'))
+      ? (method, url, acceptEncoding, ifNoneMatch) => {
+          if (method !== 'GET' && method !== 'HEAD') return undefined;
+          const path = localPath(url, basePath);
+          if (path === undefined) return undefined;
+          const now = Date.now();
+          const hit = cache.get(path, getAddon().dataVersion(now), now);
+          return hit && sendCachedEntry(hit, acceptEncoding, ifNoneMatch, compression);
+        }
       : undefined;
+  const fromCache = (request: CoreRequest): CoreResponse | undefined =>
+    cachedAnswer?.(request.method, request.url, request.header('accept-encoding'), request.header('if-none-match'));
 
   function logRequest(request: CoreRequest, requestId: string, status: number, started: number): void {
     if (!logger || logger.requests === false) return;
@@ -261,7 +265,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
     return answer(request, nextId(), started);
   }
   // A hit with no log line to write and no limit to count is its answer alone.
-  return cache && !limiter && !logsRequests ? Object.assign(handle, { cached: cachedAnswer }) : handle;
+  return cachedAnswer && !logsRequests ? Object.assign(handle, { cached: cachedAnswer }) : handle;
 
   async function answer(request: CoreRequest, requestId: string, started: number): Promise<CoreResponse> {
     let response: CoreResponse;
