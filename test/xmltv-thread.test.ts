@@ -68,7 +68,10 @@ function generated(channels: number, days: number): string {
   const parts = ['<?xml version="1.0" encoding="UTF-8"?>\n<tv>\n'];
   for (let c = 0; c < channels; c++)
     parts.push(`<channel id="c${c}.example"><display-name lang="en">Channel ${c}</display-name></channel>\n`);
-  const base = Date.UTC(2026, 10, 24);
+  // Anchored to today (a day back), not a fixed date: the import keeps 48 hours before now, so a
+  // fixed week slid out of the window as the calendar moved on and the day counts below fell short.
+  const today = new Date();
+  const base = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()) - 86_400_000;
   const stamp = (ms: number) => `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
   for (let c = 0; c < channels; c++) {
     for (let i = 0; i < days * 48; i++) {
