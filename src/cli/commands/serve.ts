@@ -10,6 +10,7 @@ import { describeManifestChange, type ManifestChange, openStore } from '../../st
 import { buildAddon, holdsData, isDemo, prepareDemo } from '../app.js';
 import type { Command } from '../command.js';
 import { importInWorker } from '../import-worker.js';
+import { installLines } from '../install-lines.js';
 import { listenPerSettings } from '../listen.js';
 import { createLogger } from '../log.js';
 import { describeOutcome, failedParts, importSucceeded, keptSourceList } from '../report.js';
@@ -196,19 +197,20 @@ export const serveCommand: Command = {
       await warm(addon, { guidePages: 1 });
       const { running, host, base } = await listenPerSettings(handler, settings);
       const manifestUrl = `${base}/manifest.json`;
-      const install = manifestUrl.replace(/^https?:\/\//, 'stremio://');
+      const install = await installLines(manifestUrl, host, values.qr === true);
+      const qrCode = values.qr === true ? install.splice(install.indexOf('')) : [];
       io.stdout.write(
         [
           '',
           `${addon.manifest.name} ${addon.manifest.version} is running${demo ? ' (embedded demo)' : ''}`,
           `  manifest:  ${manifestUrl}`,
-          `  install:   ${install}`,
+          ...install,
           ...(addon.configFields.length > 0 ? [`  configure: ${base}/configure`] : []),
           ...(host === '127.0.0.1' || host === 'localhost'
             ? ['  (only this machine can reach it: use --host 0.0.0.0 to serve your network)']
             : []),
+          ...qrCode,
           '',
-          ...(values.qr ? [(await import('uqr')).renderUnicodeCompact(install), ''] : []),
         ].join('\n'),
       );
       void warm(addon, { rounds: 0 });
