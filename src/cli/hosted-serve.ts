@@ -71,7 +71,9 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
       : {}),
   });
   try {
-    const { running, base } = await listenPerSettings(hosted.handle, settings);
+    const { running, base } = await listenPerSettings(hosted.handle, settings, log);
+    // SIGHUP reads the certificate again now, not at the next check.
+    const stopTlsReload = running.tls && io.onReload?.(() => void running.tls?.reload());
     io.stdout.write(
       [
         '',
@@ -87,6 +89,7 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
     );
     const signal = await io.stopped;
     log.event(`${signal}: finishing requests in flight, then stopping`);
+    stopTlsReload?.();
     await running.close(10_000);
     return 0;
   } finally {

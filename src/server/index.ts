@@ -20,6 +20,13 @@ export {
   type RunningServer,
   toNodeListener,
 } from './node.js';
+export {
+  readTlsPair,
+  type TlsCertificateInfo,
+  type TlsOptions,
+  type TlsPair,
+  type TlsReloadEvent,
+} from './node-tls.js';
 export { pageHeaders } from './page.js';
 export { createRateLimiter, type RateLimiter, type RateLimitOptions } from './rate-limit.js';
 export { clientAddress, localPath } from './request-path.js';
