@@ -116,21 +116,19 @@ export function issueCertificate(
 }
 
 /**
- * The serial number of the certificate a TLS server presents, the connection verified against `caFile`.
+ * The serial number of the certificate a TLS server on 127.0.0.1 presents for `servername`, the
+ * connection verified against `caFile`.
  * @example await servedSerial(8443, ca.certFile) // '1001'
  */
 export function servedSerial(port: number, caFile: string, servername = 'localhost'): Promise<string> {
   return new Promise((resolve, reject) => {
     // An IP address is no server name (RFC 6066): the certificate is then checked against the host.
     const name = isIP(servername) ? {} : { servername };
-    const socket = connect(
-      { host: servername === 'localhost' ? '127.0.0.1' : servername, port, ...name, ca: readFileSync(caFile) },
-      () => {
-        const serial = socket.getPeerCertificate().serialNumber;
-        socket.end();
-        resolve(serial);
-      },
-    );
+    const socket = connect({ host: '127.0.0.1', port, ...name, ca: readFileSync(caFile) }, () => {
+      const serial = socket.getPeerCertificate().serialNumber;
+      socket.end();
+      resolve(serial);
+    });
     socket.on('error', reject);
   });
 }
