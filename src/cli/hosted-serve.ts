@@ -10,6 +10,7 @@ import type { Io } from './command.js';
 import { loadOrCreateKeyRing } from './keys.js';
 import { listenPerSettings } from './listen.js';
 import { createLogger } from './log.js';
+import { count } from './plural.js';
 import type { Settings } from './settings.js';
 import { version } from './version.js';
 
@@ -80,7 +81,7 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
         `${hosted.addon.manifest.name} ${hosted.addon.manifest.version} is running (hosted: each user configures their own sources)`,
         `  manifest:  ${base}/manifest.json`,
         `  configure: ${base}/configure`,
-        `  sets:      ${service.dir} (${service.list().length} source sets)`,
+        `  sets:      ${service.dir} (${count(service.list().length, 'source set')})`,
         ...(settings.sources?.allowPrivate === true
           ? ['  (--allow-private-sources: user URLs may reach this machine and its network)']
           : []),

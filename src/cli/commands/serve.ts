@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { type Addon, type WarmUpOptions, warmUp } from '../../addon/index.js';
@@ -6,20 +6,17 @@ import { demoGuide } from '../../demo/index.js';
 import { MarqueeError } from '../../errors.js';
 import { createRefresher, type SourceState } from '../../livetv/index.js';
 import { createRequestHandler, readTlsPair } from '../../server/index.js';
-import { describeManifestChange, type ManifestChange, openStore } from '../../store/index.js';
+import { describeManifestChange, type ManifestChange, openStore, removeStoreFiles } from '../../store/index.js';
 import { buildAddon, holdsData, isDemo, prepareDemo } from '../app.js';
 import type { Command } from '../command.js';
 import { importInWorker } from '../import-worker.js';
 import { installLines } from '../install-lines.js';
 import { listenPerSettings } from '../listen.js';
 import { createLogger } from '../log.js';
+import { count } from '../plural.js';
 import { describeOutcome, failedParts, importSucceeded, keptSourceList } from '../report.js';
-import { watchFiles } from '../watch.js';
-
-/** describeOutcome's lines of kept sources: logged on their own, at `warn` or `error`. */
-const KEPT = '  kept: ';
-
 import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS, TLS_OPTIONS } from '../resolve.js';
+import { watchFiles } from '../watch.js';
 
 const DEFAULT_REFRESH_HOURS = 6;
 
@@ -156,6 +153,9 @@ export const serveCommand: Command = {
       requests: settings.log?.requests ?? true,
     });
     const db = settings.db ?? resolve(io.cwd, 'marquee.db');
+    // A database this start creates and cannot fill is not left behind (nor its copies folder).
+    const created = !existsSync(db);
+    let leaveNothing = false;
     const store = openStore(db);
     const keyFile = settings.security?.configKeyFile ?? `${db}.keys.json`;
     let stopWatch: (() => void) | undefined;
@@ -170,13 +170,14 @@ export const serveCommand: Command = {
         // file, gunzip and HTTP client streams, its garbage) answered cached pages 10-30% slower
         // afterwards (bench/README.md, "Compression in a thread of its own").
         const outcome = await importInWorker(db, settings, { parseThread: true });
-        for (const line of describeOutcome(outcome)) if (!line.startsWith(KEPT)) log.event(line);
+        for (const line of describeOutcome(outcome, { sources: false })) log.event(line);
         for (const kept of keptSourceList(outcome)) log.warn(kept.message);
         if (outcome.livetv && !('error' in outcome.livetv)) previous = outcome.livetv.state;
         if (!importSucceeded(outcome) && store.counts().channels === 0 && store.libraryCounts().items === 0) {
           io.stderr.write(
             'marquee serve: nothing could be imported and the database holds no earlier data; see the errors above.\n',
           );
+          leaveNothing = created;
           return 1;
         }
       }
@@ -200,7 +201,7 @@ export const serveCommand: Command = {
       const warming = new AbortController();
       const warm = async (built: Addon, options: Omit<WarmUpOptions, 'signal'> = {}) => {
         const result = await warmUp(built, { ...options, signal: warming.signal });
-        log.event(`warmed up: ${result.requests} catalog pages in ${result.ms} ms`);
+        log.event(`warmed up: ${count(result.requests, 'catalog page')} in ${result.ms} ms`);
       };
       await warm(addon, { guidePages: 1 });
       const { running, host, base } = await listenPerSettings(handler, settings, log);
@@ -275,7 +276,7 @@ export const serveCommand: Command = {
                 return outcome;
               },
               onResult: (outcome) => {
-                for (const line of describeOutcome(outcome)) if (!line.startsWith(KEPT)) log.event(`refresh: ${line}`);
+                for (const line of describeOutcome(outcome, { sources: false })) log.event(`refresh: ${line}`);
                 // A source kept for longer than 3 refresh intervals needs the operator: `error`.
                 for (const kept of keptSourceList(outcome)) {
                   const long = Date.now() - kept.keptSince > 3 * hours * 3_600_000;
@@ -314,6 +315,7 @@ export const serveCommand: Command = {
       const served = current();
       if (served !== store) served.close();
       store.close();
+      if (leaveNothing) removeStoreFiles(db);
       demoFiles?.cleanup();
     }
   },
