@@ -248,7 +248,9 @@ describe('an SDK add-on with hostile config fields', () => {
       },
       // One item with a poster: a catalog with nothing to show gets no heading at all.
       handlers: {
-        catalog: () => ({ metas: [{ id: 'tt1', type: 'movie', name: `Film ${XSS}`, poster: 'https://img.example.org/1.jpg' }] }),
+        catalog: () => ({
+          metas: [{ id: 'tt1', type: 'movie', name: `Film ${XSS}`, poster: 'https://img.example.org/1.jpg' }],
+        }),
       },
     });
     const landing = await page(createRequestHandler(plain), 'GET', '/');
