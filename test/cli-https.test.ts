@@ -87,6 +87,10 @@ describe('marquee serve --tls-cert --tls-key', () => {
     const manifest = await get(manifestUrl, '/manifest.json');
     expect(manifest.status).toBe(200);
     expect(JSON.parse(manifest.text).name).toBe('Marquee Demo');
+    // The test CA's certificates last two days: a renewal is due, and the log says so at start.
+    expect(cli.stdout()).toMatch(
+      /"level":"warn","msg":"the TLS certificate .*cert\.pem expires on \d{4}-\d\d-\d\dT[^"]*: renew it/,
+    );
 
     // SIGHUP reads the files now: a renewed certificate is served at once.
     const renewed = issueCertificate(ca, dir, 'renewed', { serial: 0x72, names: ['localhost', '127.0.0.1'] });
