@@ -100,13 +100,20 @@ function segmentOf(manifestUrl: string): string {
   return decodeURIComponent(match[1]!);
 }
 
-async function installLinks(p: Page): Promise<{ stremio: string; http: string }> {
-  const stremio = await p.getByRole('link', { name: 'Install in Stremio' }).getAttribute('href');
-  const http = await p.getByLabel("Or paste this address into Stremio's add-on search:").inputValue();
-  return { stremio: stremio ?? '', http };
+/**
+ * The install link of a server on plain HTTP on this machine: the address to paste and the
+ * Stremio Web link (no stremio:// link, which the client would open as https).
+ */
+async function installLinks(p: Page): Promise<{ web: string; http: string }> {
+  const web = await p.getByRole('link', { name: 'Open in Stremio Web' }).getAttribute('href');
+  const http = await p
+    .getByLabel('Or paste this address into the add-on search of the Stremio app on this computer:')
+    .inputValue();
+  expect(await p.getByRole('link', { name: 'Install in Stremio' }).count()).toBe(0);
+  return { web: web ?? '', http };
 }
 
-let firstLink: { stremio: string; http: string };
+let firstLink: { web: string; http: string };
 
 describe('the configure page in Chromium', () => {
   it('sends / to /configure and serves the page with CSP, nosniff and no framing', async () => {
@@ -209,7 +216,7 @@ describe('the configure page in Chromium', () => {
 
     firstLink = await installLinks(page);
     expect(firstLink.http).toMatch(new RegExp(`^${server.url}/[^/]+/manifest\\.json$`));
-    expect(firstLink.stremio).toBe(firstLink.http.replace(/^http:\/\//, 'stremio://'));
+    expect(firstLink.web).toBe(`https://web.stremio.com/#/addons?addon=${encodeURIComponent(firstLink.http)}`);
 
     // The page's own script (allowed by its nonce) copies the address.
     await page.getByRole('button', { name: 'Copy' }).click();
@@ -224,7 +231,7 @@ describe('the configure page in Chromium', () => {
   });
 
   it('puts an encrypted token in the URL, never the password', async () => {
-    const segment = segmentOf(firstLink.stremio);
+    const segment = segmentOf(new URL(firstLink.web.replace('#/addons', '/addons')).searchParams.get('addon')!);
     expect(segment).toBe(segmentOf(firstLink.http));
     expect(segment).toMatch(/^v1\.k1\.[A-Za-z0-9_-]+$/);
     for (const secret of [PASSWORD, encodeURIComponent(PASSWORD), 'Ada', 'North']) {

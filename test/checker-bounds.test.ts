@@ -38,7 +38,8 @@ describe('request budget', () => {
         expect.objectContaining({
           check: 'crawl',
           severity: 'info',
-          message: 'the crawl stopped early: the run reached its limit of 5 requests',
+          message:
+            'the crawl stopped early: the run reached its limit of 5 requests: raise maxRequests (--max-requests) for more',
         }),
       );
     });
@@ -53,7 +54,7 @@ describe('request budget', () => {
       ]);
       expect(report.complete).toBe(false);
       expect(all(report).find((f) => f.check === 'crawl')?.message).toBe(
-        'paging stopped after 2 pages (200 items); the catalog goes on (raise maxPages to follow it)',
+        'paging stopped after 2 pages (200 items); the catalog goes on: raise maxPages (--max-pages) to follow it',
       );
     });
   });
@@ -72,7 +73,7 @@ describe('an add-on that does not answer', () => {
           severity: 'error',
           rule: 'http.timeout',
           path: '/catalog/movie/films.json',
-          message: 'no complete answer within 500 ms',
+          message: 'no complete answer within 500 ms: raise timeoutMs (--timeout) to wait longer',
           effect: 'the client shows an error instead of the catalog (its board row and Discover)',
         },
       ]);
@@ -86,7 +87,9 @@ describe('an add-on that does not answer', () => {
       () => ({ hang: true }),
       async (server) => {
         const report = await runCheck(`${server.url}/manifest.json`, { ...FAST, timeoutMs: 200 });
-        expect(report.fatal).toBe('the manifest cannot be fetched: no complete answer within 200 ms');
+        expect(report.fatal).toBe(
+          'the manifest cannot be fetched: no complete answer within 200 ms: raise timeoutMs (--timeout) to wait longer',
+        );
         expect(report.ok).toBe(false);
         expect(reportExitCode(report)).toBe(2);
       },
@@ -103,7 +106,8 @@ describe('an add-on that does not answer', () => {
       expect(all(report)).toContainEqual(
         expect.objectContaining({
           check: 'crawl',
-          message: 'the crawl stopped early: the run reached its time limit of 600 ms',
+          message:
+            'the crawl stopped early: the run reached its time limit of 600 ms: raise maxDurationMs (--max-duration) for more',
         }),
       );
       // Requests we dropped ourselves are not the add-on's fault.
@@ -199,7 +203,8 @@ describe('politeness and size', () => {
           check: 'catalog-feed',
           severity: 'error',
           path: '/catalog/movie/films.json',
-          message: 'the body is over 2000 bytes; reading stopped there',
+          message:
+            'the body is over 2000 bytes; reading stopped there: raise maxBodyBytes (--max-body-bytes) to read more',
         }),
       );
     });

@@ -391,7 +391,7 @@ describe('HTTP rules', () => {
       expect.objectContaining({
         check: 'http',
         path: '/meta/movie/tiny%3A0.json',
-        message: expect.stringMatching(/^took \d+ ms \(more than 600 ms\)$/),
+        message: expect.stringMatching(/^took \d+ ms, more than 600 ms \(slowMs, --slow\)$/),
       }),
     ]);
     expect(report.requests.timeMs.max).toBeGreaterThanOrEqual(700);

@@ -23,7 +23,7 @@ const run = promisify(execFile);
 let cwd: string;
 let cli: RunningCli;
 let base: string;
-let printed: { manifest: string; install: string; configure: string };
+let printed: { manifest: string; configure: string };
 
 beforeAll(async () => {
   cwd = mkdtempSync(join(tmpdir(), 'marquee-serve-'));
@@ -31,7 +31,7 @@ beforeAll(async () => {
   // The configure line is the last of the start banner.
   await cli.waitForStdout(/^ {2}configure: \S+$/m);
   const line = (name: string) => new RegExp(`^ {2}${name}: +(\\S+)$`, 'm').exec(cli.stdout())?.[1] ?? '';
-  printed = { manifest: line('manifest'), install: line('install'), configure: line('configure') };
+  printed = { manifest: line('manifest'), configure: line('configure') };
   base = printed.manifest.replace(/\/manifest\.json$/, '');
 });
 
@@ -45,9 +45,14 @@ afterAll(async () => {
 const today = () => new Date().toISOString().slice(0, 10);
 
 describe('marquee serve on the embedded demo', () => {
-  it('prints the manifest URL, the stremio:// install link and the configure URL', () => {
+  it('prints the manifest URL, how to install it over plain HTTP on this machine, and the configure URL', () => {
     expect(printed.manifest).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/manifest\.json$/);
-    expect(printed.install).toBe(printed.manifest.replace(/^http:/, 'stremio:'));
+    // No stremio:// link: the client would open it as https://, which this server does not speak.
+    expect(cli.stdout()).not.toMatch(/stremio:\/\/127/);
+    expect(cli.stdout()).toContain(
+      '  install:   no one-click link over plain HTTP (a stremio:// link always opens https://): paste the\n' +
+        `             manifest address into Stremio on this machine, or open https://web.stremio.com/#/addons?addon=${encodeURIComponent(printed.manifest)}\n`,
+    );
     expect(printed.configure).toBe(`${base}/configure`);
     expect(cli.stdout()).toContain('Marquee Demo');
     expect(cli.stdout()).toContain('(embedded demo)');
@@ -142,7 +147,9 @@ describe('marquee serve on the embedded demo', () => {
     expect(human.code).toBe(0);
     expect(human.stdout).toContain('Marquee Demo');
     // The client reads a stremio:// link as https, which this plain-http server does not speak.
-    const install = await runCli(['check', printed.install, '--timeout', '2000'], { cwd });
+    const install = await runCli(['check', printed.manifest.replace(/^http:/, 'stremio:'), '--timeout', '2000'], {
+      cwd,
+    });
     expect(install.code).toBe(2);
 
     const closed = createServer();
@@ -180,7 +187,7 @@ describe('marquee serve on the embedded demo', () => {
     });
     const { status, text } = await answer;
     expect(status).toBe(200);
-    expect(text).toContain('stremio://');
+    expect(text).toContain('Ready to install');
     const result = await cli.done;
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('SIGTERM: finishing requests in flight, then stopping');

@@ -27,6 +27,7 @@ import {
   startShell,
   typecheck,
 } from './docs/blocks.js';
+import { HTTPS_RUNNERS } from './docs/https-runners.js';
 import { httpRequest } from './helpers/http.js';
 import { nginxBinary, testNginxConfig, writeNginxConfig } from './helpers/nginx.js';
 import { startPanel } from './helpers/xtream-panel.js';
@@ -51,6 +52,8 @@ function ownFiles(): string {
 }
 
 const RUNNERS: Record<string, (block: Block) => Promise<void>> = {
+  /** docs/https.md (test/docs/https-runners.ts). */
+  ...HTTPS_RUNNERS,
   /** `npm ci && npm start` / `npm ci && npm run check`: start serves the demo; CI runs both lines. */
   async 'readme-start'(block) {
     const commands = commandsOf(block);

@@ -194,8 +194,10 @@ describe('hosted configure page', () => {
       await new Promise((r) => setTimeout(r, 200));
     }
     expect(page).toContain('3 channels, 3 with a guide');
-    expect(page).toMatch(/Install in Stremio/);
-    expect(page).toMatch(/stremio:\/\/127\.0\.0\.1:\d+\/v1\./);
+    // Plain HTTP on this machine: Stremio Web and the personal address to paste, no stremio:// link.
+    expect(page).toMatch(/Open in Stremio Web/);
+    expect(page).toMatch(/value="http:\/\/127\.0\.0\.1:\d+\/v1\.[^"]+\/manifest\.json"/);
+    expect(page).not.toMatch(/stremio:\/\//);
   });
 
   it('escapes what was typed and names the problem next to its field', async () => {

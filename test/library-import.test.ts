@@ -176,9 +176,7 @@ describe('importLibrary', () => {
     );
     rmSync(library);
     const missing = await importLibrary(fx.store, { files: [library] });
-    expect(missing.sources[0]?.message).toMatch(
-      /library\.json failed: cannot be read \(ENOENT\); keeping the last good data/,
-    );
+    expect(missing.sources[0]?.message).toMatch(/library\.json failed: file not found; keeping the last good data/);
 
     const after = await Promise.all(paths.map((p) => fx.get(p).then((r) => r.body)));
     expect(after).toEqual(before);

@@ -302,7 +302,9 @@ describe('landing page', () => {
       expect(page).not.toContain('<img src=x');
       expect(page).not.toContain('<b>cat');
       expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
-      expect(page).toContain('href="stremio://example.org:7000/manifest.json"');
+      // Plain HTTP on a host that is not this machine: no stremio:// link, the HTTPS advice instead.
+      expect(page).not.toContain('stremio://');
+      expect(page).toContain('Your TV or phone needs HTTPS');
       expect(page).toContain('value="http://example.org:7000/manifest.json"');
       expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
       const evil = await httpRequest(s.url, '/', { headers: { host: '"><script>x</script>' } });

@@ -125,7 +125,16 @@ export function composeAddon(
       return part?.handlers.addonCatalog?.(request);
     },
   };
-  return createAddon({ ...options, manifest, handlers: handlers as never });
+  // Only the handlers of resources some part declares: createAddon refuses a handler that is never asked.
+  const declared = new Set(resources.map((r) => (typeof r === 'string' ? r : r.name)));
+  const served: Handlers<Record<string, unknown>> = {
+    ...(declared.has('catalog') ? { catalog: handlers.catalog } : {}),
+    ...(declared.has('meta') ? { meta: handlers.meta } : {}),
+    ...(declared.has('stream') ? { stream: handlers.stream } : {}),
+    ...(declared.has('subtitles') ? { subtitles: handlers.subtitles } : {}),
+    ...(declared.has('addon_catalog') ? { addonCatalog: handlers.addonCatalog } : {}),
+  };
+  return createAddon({ ...options, manifest, handlers: served as never });
 }
 
 /**

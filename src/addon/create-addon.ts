@@ -8,6 +8,7 @@ import { validateManifest } from '../protocol/validate-manifest.js';
 import { validateResponse } from '../protocol/validate-response.js';
 import { type ConfigCodec, jsonConfigCodec, readConfig } from './config.js';
 import { readCatalogExtra } from './extra.js';
+import { handlerIssues } from './handler-check.js';
 import { isRawJsonList, parseRawJson, type RawJsonList } from './raw-json.js';
 import type {
   AddonRequest,
@@ -74,7 +75,13 @@ const notFound = (reason: string): AddonResponse => ({ status: 404, reason });
  * });
  */
 export function createAddon<const M extends DeepReadonly<ManifestInput>>(options: AddonOptions<M>): Addon {
-  const { manifest, errors, warnings } = validateManifest(options.manifest);
+  const validated = validateManifest(options.manifest);
+  const { manifest, warnings } = validated;
+  // Handlers are checked against the manifest once it reads as one; every problem is listed at once.
+  const errors = [
+    ...validated.errors,
+    ...handlerIssues(options.manifest, options.handlers as Readonly<Record<string, unknown>>),
+  ];
   if (!manifest || errors.length > 0) {
     const list = errors.map((e) => `  ${e.path}: ${e.message}`).join('\n');
     throw new MarqueeError('INVALID_MANIFEST', `the manifest has ${errors.length} error(s):\n${list}`, {

@@ -152,14 +152,18 @@ export async function ask(ctx: Context, spec: Ask): Promise<Answer> {
     if (clientPaths.has(issue.path)) continue;
     // The published client has no guide yet: guide rules are the spec's, and keep their severity.
     const severity = guide ? issue.severity : 'warning';
+    const empty = emptyImage(body, issue.path);
     findings.add({
       check: spec.check,
       severity,
       rule: guide ? 'guide.spec' : 'spec.schema',
       path,
       jsonPath: issue.path,
-      message: issue.message,
-      effect: guide ? GUIDE_SPEC : issue.severity === 'warning' && issue.effect ? issue.effect : SPEC_ONLY,
+      message: empty ? empty.message : issue.message,
+      effect:
+        guide && !empty
+          ? GUIDE_SPEC
+          : (empty?.effect ?? (issue.severity === 'warning' && issue.effect ? issue.effect : SPEC_ONLY)),
     });
   }
   return { path, skipped: false, status: 200, body: read.body };
@@ -244,4 +248,31 @@ export function keptPreviews(list: unknown): Array<Record<string, unknown>> {
 export function validItems(list: unknown, schema: v.GenericSchema): Array<Record<string, unknown>> {
   if (!Array.isArray(list)) return [];
   return list.filter((item): item is Record<string, unknown> => v.is(schema, item));
+}
+
+/** Image fields the client reads `""` in as "no image" (test/checker-notes.test.ts asks the client). */
+const IMAGE_FIELDS = new Set(['poster', 'background', 'logo']);
+
+/**
+ * What to say of an image field given as `""`: the spec wants an absolute URL, and the client
+ * keeps the item, reading the field as no image. Undefined for any other issue.
+ */
+function emptyImage(body: unknown, path: string): { message: string; effect: string } | undefined {
+  const field = /\.([A-Za-z]+)$/.exec(path)?.[1];
+  if (field === undefined || !IMAGE_FIELDS.has(field) || valueAt(body, path) !== '') return undefined;
+  const what = /\.meta\.[A-Za-z]+$/.test(path) ? 'meta' : 'item';
+  return {
+    message: `is "" (empty): leave ${field} out when there is no image (the spec wants an absolute URL)`,
+    effect: `the client keeps the ${what} and reads "" as no ${field}`,
+  };
+}
+
+/** The value at a JSON path of `$.x[1].y` form, or undefined. */
+function valueAt(body: unknown, path: string): unknown {
+  let value = body;
+  for (const [, name, index] of path.slice(1).matchAll(/\.([A-Za-z_$][A-Za-z0-9_$]*)|\[(\d+)\]/g)) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<string, unknown>)[name ?? Number(index)];
+  }
+  return value;
 }

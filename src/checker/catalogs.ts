@@ -1,5 +1,6 @@
 import { type Catalog, type ExtraPairs, extraDeclared, formatAddonPath, requiredExtras } from '../protocol/index.js';
 import { ask, type Context, keptPreviews } from './ask.js';
+import { raise } from './types.js';
 
 /**
  * A catalog feed as the client loads it: the plain feed (or the default of a required extra), then
@@ -102,7 +103,7 @@ export async function checkFeed(ctx: Context, catalog: Catalog): Promise<ItemRef
   }
   ctx.cut(
     formatAddonPath({ resource: 'catalog', type: catalog.type, id: catalog.id, extra: base }),
-    `paging stopped after ${options.maxPages} pages (${kept} items); the catalog goes on (raise maxPages to follow it)`,
+    `paging stopped after ${options.maxPages} pages (${kept} items); the catalog goes on: ${raise('maxPages')} to follow it`,
   );
   return refs;
 }

@@ -1,6 +1,7 @@
 import { type Catalog, extraDeclared, formatAddonPath, requiredExtras } from '../protocol/index.js';
 import { ask, type Context, keptPreviews } from './ask.js';
 import type { ItemRef } from './catalogs.js';
+import { raise } from './types.js';
 
 /**
  * Genre filters and search, as the client asks them: every declared genre must answer 200 with a
@@ -35,7 +36,7 @@ export async function checkGenres(ctx: Context, catalog: Catalog): Promise<void>
   if (probed.length < genres.length) {
     ctx.cut(
       formatAddonPath({ resource: 'catalog', type: catalog.type, id: catalog.id, extra: [] }),
-      `${genres.length} genres are declared; the first ${probed.length} were requested (raise maxGenres for all)`,
+      `${genres.length} genres are declared; the first ${probed.length} were requested: ${raise('maxGenres')} for all`,
     );
   }
   await Promise.all(

@@ -135,7 +135,7 @@ describe('formatReport', () => {
     expect(lines).toEqual([
       '::error title=marquee check%3A Catalog feeds (preview.poster)::/catalog/movie/top.json $.metas[0].poster: bad%25%0A::error::injected, x:y → the client drops this item',
       '::warning title=marquee check%3A Cache-Control (cache.missing)::2 places, e.g. /catalog/movie/top/skip=0.json, /catalog/movie/top/skip=100.json: has no Cache-Control header → RFC 9111: …',
-      'marquee check http://127.0.0.1:7000/manifest.json: FAILED: 1 errors, 2 warnings, 0 notes',
+      'marquee check http://127.0.0.1:7000/manifest.json: FAILED: 1 error, 2 warnings, 0 notes',
     ]);
     expect(formatGithub(report([], { fatal: 'no manifest', ok: false }))).toBe(
       '::error title=marquee check::cannot check http://127.0.0.1:7000/manifest.json: no manifest\n',

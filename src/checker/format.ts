@@ -40,7 +40,7 @@ export function formatReport(report: CheckReport, options: FormatOptions): strin
   }
   const r = report.requests;
   lines.push(
-    `${r.count} requests in ${(report.durationMs / 1000).toFixed(1)} s` +
+    `${counted(r.count, 'request')} in ${(report.durationMs / 1000).toFixed(1)} s` +
       `${r.failed > 0 ? ` (${r.failed} without answer)` : ''}` +
       ` · time p50 ${r.timeMs.p50} ms, max ${r.timeMs.max} ms` +
       ` · size p50 ${bytes(r.bytes.p50)}, max ${bytes(r.bytes.max)}`,
@@ -143,7 +143,7 @@ export function formatGithub(report: CheckReport): string {
   }
   const { errors, warnings, infos } = report.totals;
   lines.push(
-    `marquee check ${clean(report.url)}: ${report.ok ? 'OK' : 'FAILED'}: ${errors} errors, ${warnings} warnings, ${infos} notes${report.complete ? '' : ' (crawl cut short)'}`,
+    `marquee check ${clean(report.url)}: ${report.ok ? 'OK' : 'FAILED'}: ${counted(errors, 'error')}, ${counted(warnings, 'warning')}, ${counted(infos, 'note')}${report.complete ? '' : ' (crawl cut short)'}`,
   );
   return `${lines.join('\n')}\n`;
 }
@@ -154,4 +154,9 @@ function data(text: string): string {
 
 function property(text: string): string {
   return data(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/** `0 errors`, `1 error`, `3 errors`. */
+function counted(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

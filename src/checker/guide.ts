@@ -8,6 +8,7 @@ import {
 } from '../protocol/index.js';
 import { ask, type Context, validItems } from './ask.js';
 import type { ItemRef } from './catalogs.js';
+import { raise } from './types.js';
 
 /**
  * Guide catalogs (tv + date) day by day, as the guide asks them: each UTC day from yesterday to
@@ -108,7 +109,7 @@ async function checkDay(ctx: Context, catalog: Catalog, day: string, today: bool
     if (n === options.maxPages - 1) {
       ctx.cut(
         answer.path,
-        `guide paging for ${day} stopped after ${options.maxPages} pages (raise maxPages to follow it)`,
+        `guide paging for ${day} stopped after ${options.maxPages} pages: ${raise('maxPages')} to follow it`,
       );
     }
   }

@@ -1,5 +1,6 @@
+import { unknownDirectives } from './cache-directives.js';
 import type { Exchange } from './requester.js';
-import type { Finding } from './types.js';
+import { type Finding, OPTION_FLAGS } from './types.js';
 
 /**
  * HTTP-level rules for one answer: CORS, Cache-Control, time and size. Status, JSON and body
@@ -106,6 +107,16 @@ export function cacheFindings(exchange: Exchange, kind: CacheKind): Finding[] {
       ),
     ];
   }
+  return [...lifetimeFindings(value, ok, exchange, kind, at), ...unknownDirectives(exchange.path, value)];
+}
+
+function lifetimeFindings(
+  value: string,
+  ok: boolean,
+  exchange: Exchange,
+  kind: CacheKind,
+  at: (severity: Finding['severity'], message: string, effect: string, rule?: string) => Finding,
+): Finding[] {
   const seconds = maxAge(value);
   if (seconds === undefined) return [];
   if (Number.isNaN(seconds)) {
@@ -163,7 +174,7 @@ export function timingFindings(exchange: Exchange, slowMs: number): Finding[] {
       severity: 'warning',
       rule: 'http.slow',
       path: exchange.path,
-      message: `took ${exchange.ms} ms (more than ${slowMs} ms)`,
+      message: `took ${exchange.ms} ms, more than ${slowMs} ms (slowMs, ${OPTION_FLAGS.slowMs})`,
       effect: 'the client waits that long for this answer before it can show it',
     });
   }

@@ -15,6 +15,7 @@ export {
   type FetchLike,
   type Finding,
   type FindingPlace,
+  OPTION_FLAGS,
   type RequestStats,
   type Severity,
 } from './types.js';

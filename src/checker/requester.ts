@@ -1,5 +1,6 @@
 import type { AddonAddress } from './address.js';
 import type { CheckProgress, FetchLike, RequestStats } from './types.js';
+import { raise } from './types.js';
 
 /**
  * The checker's only way out to the network: a GET client bounded in every direction the checked
@@ -69,7 +70,7 @@ export function createRequester(options: RequesterOptions): Requester {
     run.abort();
   };
   const deadline = setTimeout(
-    () => stop(`the run reached its time limit of ${options.maxDurationMs} ms`),
+    () => stop(`the run reached its time limit of ${options.maxDurationMs} ms: ${raise('maxDurationMs')} for more`),
     options.maxDurationMs,
   );
   deadline.unref?.();
@@ -104,7 +105,7 @@ export function createRequester(options: RequesterOptions): Requester {
   async function get(path: string): Promise<Exchange> {
     if (stopReason !== undefined) return skipped(path, stopReason);
     if (reserved >= options.maxRequests) {
-      stopReason ??= `the run reached its limit of ${options.maxRequests} requests`;
+      stopReason ??= `the run reached its limit of ${options.maxRequests} requests: ${raise('maxRequests')} for more`;
       return skipped(path, stopReason);
     }
     reserved++;
@@ -151,14 +152,22 @@ export function createRequester(options: RequesterOptions): Requester {
       const head = { status: response.status, headers: response.headers };
       const body = await readBody(response, options.maxBodyBytes);
       if (body === undefined) {
-        return failed('too-large', `the body is over ${options.maxBodyBytes} bytes; reading stopped there`, {
-          ...head,
-          bytes: options.maxBodyBytes,
-        });
+        return failed(
+          'too-large',
+          `the body is over ${options.maxBodyBytes} bytes; reading stopped there: ${raise('maxBodyBytes')} to read more`,
+          {
+            ...head,
+            bytes: options.maxBodyBytes,
+          },
+        );
       }
       return { path, outcome: 'response', ...head, text: body.text, ms: elapsed(), bytes: body.bytes };
     } catch (error) {
-      if (timeout.aborted) return failed('timeout', `no complete answer within ${options.timeoutMs} ms`);
+      if (timeout.aborted)
+        return failed(
+          'timeout',
+          `no complete answer within ${options.timeoutMs} ms: ${raise('timeoutMs')} to wait longer`,
+        );
       if (run.signal.aborted) return skipped(path, stopReason ?? 'stopped');
       return failed('network', describeNetworkError(error));
     }

@@ -3,6 +3,7 @@ import type { Catalog } from '../protocol/index.js';
 import { readAddress } from './address.js';
 import type { Context } from './ask.js';
 import { checkFeed, type ItemRef } from './catalogs.js';
+import { checkConfigurePage, requiresConfiguration } from './configure.js';
 import { checkGenres, checkSearch } from './filters.js';
 import { createFindings, type Findings } from './findings.js';
 import { checkGuide } from './guide.js';
@@ -67,6 +68,14 @@ export async function runCheck(manifestUrl: string, options: CheckOptions = {}):
     }
     const addon = identity(step.raw);
     findings.ran('crawl');
+    if (requiresConfiguration(step.raw)) {
+      // The client goes no further than the manifest and its configure page from this address.
+      await checkConfigurePage(requester, findings);
+      return finish(
+        { url: address.manifestUrl, complete: requester.stopped() === undefined, ...(addon ? { addon } : {}) },
+        requester.stats(),
+      );
+    }
     // Nothing to crawl when the manifest is not an object: the planned requests did not run.
     let cut = step.manifest === undefined;
     if (step.manifest) {

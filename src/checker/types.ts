@@ -164,3 +164,23 @@ export const DEFAULT_OPTIONS = {
   only: [] as readonly CheckId[],
   ids: [] as ReadonlyArray<{ readonly type: string; readonly id: string }>,
 };
+
+/**
+ * The `marquee check` flag of each option a report's notes name, so a note's advice can be
+ * followed from the command line ("raise maxGenres, --max-genres").
+ */
+export const OPTION_FLAGS = {
+  maxRequests: '--max-requests',
+  concurrency: '--concurrency',
+  rateLimit: '--rate',
+  timeoutMs: '--timeout',
+  maxDurationMs: '--max-duration',
+  maxPages: '--max-pages',
+  sampleSize: '--sample',
+  maxGenres: '--max-genres',
+  maxBodyBytes: '--max-body-bytes',
+  slowMs: '--slow',
+} as const satisfies Record<Exclude<keyof typeof DEFAULT_OPTIONS, 'only' | 'ids'>, string>;
+
+/** "raise maxPages (--max-pages)": the advice of a note whose bound cut the crawl. */
+export const raise = (option: keyof typeof OPTION_FLAGS): string => `raise ${option} (${OPTION_FLAGS[option]})`;

@@ -248,6 +248,8 @@ export function buildAddon(
   if (hasLiveTv) {
     parts.push(
       createLiveTvPart(store, {
+        // The client shows a stream's name as its source: the add-on's own name, as the user installed it.
+        streamName: settings.addon?.name ?? 'Marquee',
         ...(settings.livetv?.placeholders ? { placeholders: settings.livetv.placeholders } : {}),
       }),
     );

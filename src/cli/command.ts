@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { MarqueeError } from '../errors.js';
+import { closestKey } from './settings.js';
 
 /** One option of a command: parsed by node:util parseArgs, documented in --help and the README table. */
 export interface OptionSpec {
@@ -65,6 +66,7 @@ export function parseCommandArgs(
     const next = argv[i + 1];
     return next === undefined || next.startsWith('-') ? `${arg}=` : arg;
   });
+  checkOptionNames(command, args, options);
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({
@@ -85,7 +87,7 @@ export function parseCommandArgs(
   } catch (error) {
     throw new MarqueeError(
       'INVALID_SETTINGS',
-      `${(error as Error).message}\nRun \`marquee ${command.name} --help\` for the options.`,
+      `${parseProblem(error)}\nRun \`marquee ${command.name} --help\` for the options.`,
     );
   }
   const values = { ...parsed.values } as OptionValues;
@@ -129,4 +131,50 @@ export function commandHelp(command: Command): string {
     ...(command.notes ? ['', command.notes] : []),
     '',
   ].join('\n');
+}
+
+/**
+ * Unknown flags, named with the one most likely meant (as unknown settings keys are):
+ * `serve --prot 7110` is "unknown option --prot; did you mean --port?".
+ */
+function checkOptionNames(
+  command: Command,
+  args: readonly string[],
+  options: Readonly<Record<string, OptionSpec>>,
+): void {
+  const names = Object.keys(options);
+  const shorts = new Map(Object.entries(options).flatMap(([name, spec]) => (spec.short ? [[spec.short, name]] : [])));
+  for (const arg of args) {
+    if (arg === '--') break;
+    if (arg.startsWith('--')) {
+      const name = arg.slice(2).split('=')[0]!;
+      if (name === '' || Object.hasOwn(options, name)) continue;
+      const guess = closestKey(name, names);
+      throw new MarqueeError(
+        'INVALID_SETTINGS',
+        `unknown option --${name}${guess ? `; did you mean --${guess}?` : ''}\nRun \`marquee ${command.name} --help\` for the options.`,
+      );
+    }
+    if (/^-[A-Za-z]/.test(arg) && !shorts.has(arg[1]!)) {
+      throw new MarqueeError(
+        'INVALID_SETTINGS',
+        `unknown option ${arg.slice(0, 2)}\nRun \`marquee ${command.name} --help\` for the options.`,
+      );
+    }
+  }
+}
+
+/** node:util's parse errors, said as the settings' are. */
+function parseProblem(error: unknown): string {
+  const { code, message } = error as { code?: string; message: string };
+  // "Option '-p, --port <value>' argument missing": the long form names it.
+  const option = /'(?:-\w, )?(-{1,2}[\w-]+)/.exec(message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option !== undefined) {
+    return /argument missing/.test(message) ? `${option} needs a value` : `${option} takes no value`;
+  }
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+    const value = /'([^']*)'/.exec(message)?.[1];
+    return `unexpected argument ${JSON.stringify(value ?? '')}: this command takes options only`;
+  }
+  return message;
 }

@@ -10,6 +10,7 @@ import type { Io } from './command.js';
 import { loadOrCreateKeyRing } from './keys.js';
 import { listenPerSettings } from './listen.js';
 import { createLogger } from './log.js';
+import { count } from './plural.js';
 import type { Settings } from './settings.js';
 import { version } from './version.js';
 
@@ -71,14 +72,16 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
       : {}),
   });
   try {
-    const { running, base } = await listenPerSettings(hosted.handle, settings);
+    const { running, base } = await listenPerSettings(hosted.handle, settings, log);
+    // SIGHUP reads the certificate again now, not at the next check.
+    const stopTlsReload = running.tls && io.onReload?.(() => void running.tls?.reload());
     io.stdout.write(
       [
         '',
         `${hosted.addon.manifest.name} ${hosted.addon.manifest.version} is running (hosted: each user configures their own sources)`,
         `  manifest:  ${base}/manifest.json`,
         `  configure: ${base}/configure`,
-        `  sets:      ${service.dir} (${service.list().length} source sets)`,
+        `  sets:      ${service.dir} (${count(service.list().length, 'source set')})`,
         ...(settings.sources?.allowPrivate === true
           ? ['  (--allow-private-sources: user URLs may reach this machine and its network)']
           : []),
@@ -87,6 +90,7 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
     );
     const signal = await io.stopped;
     log.event(`${signal}: finishing requests in flight, then stopping`);
+    stopTlsReload?.();
     await running.close(10_000);
     return 0;
   } finally {

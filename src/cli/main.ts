@@ -8,6 +8,7 @@ import { serveCommand } from './commands/serve.js';
 import { statusCommand } from './commands/status.js';
 import { printableStream } from './printable.js';
 import { parentGone } from './relaunch.js';
+import { closestKey } from './settings.js';
 import { version } from './version.js';
 
 const COMMANDS: readonly Command[] = [
@@ -68,7 +69,11 @@ export async function main(argv: string[], given: Io = defaultIo()): Promise<num
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
-    io.stderr.write(`marquee: unknown command "${name}"\n\n${usage()}`);
+    const guess = closestKey(
+      name,
+      COMMANDS.map((c) => c.name),
+    );
+    io.stderr.write(`marquee: unknown command "${name}"${guess ? `; did you mean "${guess}"?` : ''}\n\n${usage()}`);
     return EXIT.usage;
   }
   try {

@@ -1,7 +1,13 @@
 import type { ImportOutcome } from './app.js';
+import { count } from './plural.js';
+import { type SourceLine, sourceLines } from './source-lines.js';
 
-/** Human lines for an import outcome (the CLI prints them; --json prints the outcome itself). */
-export function describeOutcome(outcome: ImportOutcome): string[] {
+/**
+ * Human lines for an import outcome (the CLI prints them; --json prints the outcome itself).
+ * `sources: false` leaves out the lines of bad sources (`serve` logs them at their own level).
+ */
+export function describeOutcome(outcome: ImportOutcome, options: { sources?: boolean } = {}): string[] {
+  const withSources = options.sources ?? true;
   const lines: string[] = [];
   const tv = outcome.livetv;
   if (tv) {
@@ -10,17 +16,19 @@ export function describeOutcome(outcome: ImportOutcome): string[] {
     else {
       const c = tv.counts;
       lines.push(
-        `live TV: ${c.channels} channels (${c.streams} streams, ${c.groups} groups), ${c.programmes} programmes; ` +
-          `${c.matchedChannels} channels with a guide, ${c.unmatchedChannels} without; ${tv.warningCount} warnings; ${(tv.durationMs / 1000).toFixed(1)} s`,
+        `live TV: ${count(c.channels, 'channel')} (${count(c.streams, 'stream')}, ${count(c.groups, 'group')}), ${count(c.programmes, 'programme')}; ` +
+          `${count(c.matchedChannels, 'channel')} with a guide, ${c.unmatchedChannels.toLocaleString('en-US')} without; ${count(tv.warningCount, 'warning')}; ${(tv.durationMs / 1000).toFixed(1)} s`,
       );
       if (tv.unmatched.length > 0)
         lines.push(
           `  without a guide: ${tv.unmatched.slice(0, 10).join(', ')}${tv.unmatched.length > 10 ? ', …' : ''}`,
         );
-      for (const m of keptMessages(tv.sources)) lines.push(`  kept: ${m}`);
+      if (withSources) for (const l of sourceLines(tv.sources)) lines.push(l.line);
       for (const w of tv.warnings.slice(0, 10)) lines.push(`  warning: ${formatWarning(w)}`);
       if (tv.warningCount > 10)
-        lines.push(`  … and ${tv.warningCount - 10} more warnings (--json lists the first ${tv.warnings.length})`);
+        lines.push(
+          `  … and ${count(tv.warningCount - 10, 'more warning', 'more warnings')} (--json lists the first ${tv.warnings.length})`,
+        );
     }
   }
   const lib = outcome.library;
@@ -29,16 +37,16 @@ export function describeOutcome(outcome: ImportOutcome): string[] {
     else {
       const c = lib.report.counts;
       lines.push(
-        `library: ${c.movies} movies, ${c.series} series (${c.episodes} episodes), ${c.streams} streams, ${c.subtitles} subtitles, ` +
-          `${c.genres} genres; ${lib.warningCount} warnings; ${(lib.report.durationMs / 1000).toFixed(1)} s`,
+        `library: ${count(c.movies, 'movie')}, ${count(c.series, 'series', 'series')} (${count(c.episodes, 'episode')}), ${count(c.streams, 'stream')}, ${count(c.subtitles, 'subtitle')}, ` +
+          `${count(c.genres, 'genre')}; ${count(lib.warningCount, 'warning')}; ${(lib.report.durationMs / 1000).toFixed(1)} s`,
       );
-      for (const m of keptMessages(lib.sources)) lines.push(`  kept: ${m}`);
+      if (withSources) for (const l of sourceLines(lib.sources)) lines.push(l.line);
       for (const w of lib.warnings.slice(0, 10)) {
         lines.push(
           `  warning: ${w.source}${w.line !== undefined ? `:${w.line}` : ''}${w.field ? ` ${w.field}` : ''}: ${w.message}`,
         );
       }
-      if (lib.warningCount > 10) lines.push(`  … and ${lib.warningCount - 10} more warnings`);
+      if (lib.warningCount > 10) lines.push(`  … and ${count(lib.warningCount - 10, 'more warning', 'more warnings')}`);
     }
   }
   const cat = outcome.addonCatalogs;
@@ -46,7 +54,7 @@ export function describeOutcome(outcome: ImportOutcome): string[] {
     if ('error' in cat) lines.push(`add-on catalogs: refresh failed: ${cat.error.message}`);
     else {
       lines.push(
-        `add-on catalogs: ${cat.updated} manifests updated, ${cat.unchanged} unchanged, ${cat.failed} failed (last good copy kept)`,
+        `add-on catalogs: ${count(cat.updated, 'manifest')} updated, ${cat.unchanged.toLocaleString('en-US')} unchanged, ${cat.failed.toLocaleString('en-US')} failed (last good copy kept)`,
       );
       for (const w of cat.warnings.slice(0, 10))
         lines.push(`  warning: ${w.source}${w.field ? ` ${w.field}` : ''}: ${w.message}`);
@@ -59,28 +67,25 @@ function formatWarning(w: { source: string; line?: number; message: string }): s
   return `${w.source}${w.line !== undefined ? `:${w.line}` : ''}: ${w.message}`;
 }
 
-/** The lines of the sources that were kept from last good or contribute nothing. */
-function keptMessages(sources: readonly { readonly message?: string }[] | undefined): string[] {
-  return (sources ?? []).flatMap((s) => (s.message !== undefined ? [s.message] : []));
+/** The lines of the bad sources of both backends: kept from last good, or failed and never imported. */
+function badSources(outcome: ImportOutcome): SourceLine[] {
+  const tv = outcome.livetv && !('error' in outcome.livetv) ? outcome.livetv.sources : [];
+  const lib = outcome.library && !('error' in outcome.library) ? outcome.library.sources : [];
+  return [...sourceLines(tv), ...sourceLines(lib)];
 }
 
 /** Sources kept from last good or contributing nothing, with since when (for `serve`'s log levels). */
 export function keptSourceList(outcome: ImportOutcome): { message: string; keptSince: number }[] {
-  const tv = outcome.livetv && !('error' in outcome.livetv) ? outcome.livetv.sources : [];
-  const lib = outcome.library && !('error' in outcome.library) ? outcome.library.sources : [];
-  return [...tv, ...lib].flatMap((s) =>
-    s.message !== undefined ? [{ message: s.message, keptSince: s.keptSince ?? Date.now() }] : [],
-  );
+  // A kept source's line says "keeping the last good data" itself; a log line needs no "kept:" before it.
+  return badSources(outcome).map((l) => ({ message: l.line.trim().replace(/^kept: /, ''), keptSince: l.keptSince }));
 }
 
 /**
  * The lines of every source of `outcome` that was kept from last good or contributes nothing
- * (the import exits 1 and `serve` logs them at `warn`).
+ * (the import exits 1 and `serve` logs them at `warn`); many failing alike are one line.
  */
 export function keptSources(outcome: ImportOutcome): string[] {
-  const tv = outcome.livetv && !('error' in outcome.livetv) ? outcome.livetv.sources : undefined;
-  const lib = outcome.library && !('error' in outcome.library) ? outcome.library.sources : undefined;
-  return [...keptMessages(tv), ...keptMessages(lib)];
+  return badSources(outcome).map((l) => l.line.trim());
 }
 
 /** An import is usable when at least one backend imported (or kept unchanged) data. */

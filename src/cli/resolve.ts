@@ -58,6 +58,28 @@ export const SOURCE_OPTIONS = {
   },
 } as const satisfies Record<string, OptionSpec>;
 
+/** `serve`'s HTTPS flags (docs/https.md). */
+export const TLS_OPTIONS = {
+  'tls-cert': {
+    type: 'string',
+    value: 'FILE',
+    env: 'MARQUEE_TLS_CERT',
+    description: 'serve HTTPS with this PEM certificate (full chain); read again when it changes',
+  },
+  'tls-key': {
+    type: 'string',
+    value: 'FILE',
+    env: 'MARQUEE_TLS_KEY',
+    description: 'the PEM private key of --tls-cert',
+  },
+  'https-redirect-port': {
+    type: 'string',
+    value: 'N',
+    env: 'MARQUEE_HTTPS_REDIRECT_PORT',
+    description: 'with --tls-cert: also listen on this plain-HTTP port, redirecting every request to https',
+  },
+} as const satisfies Record<string, OptionSpec>;
+
 function number(value: unknown, flag: string, check: (n: number) => boolean, what: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
@@ -120,6 +142,20 @@ export function resolveSettings(values: OptionValues, cwd: string): { settings: 
   if (values.hosted === true) merged.hosted = { ...merged.hosted, enabled: true };
   if (values['allow-private-sources'] === true) merged.sources = { ...merged.sources, allowPrivate: true };
   if (values.quiet === true) merged.log = { ...merged.log, requests: false };
+  const redirectPort = number(
+    values['https-redirect-port'],
+    'https-redirect-port',
+    (n) => Number.isInteger(n) && n >= 0 && n <= 65535,
+    'a port number (0-65535)',
+  );
+  if (typeof values['tls-cert'] === 'string' || typeof values['tls-key'] === 'string' || redirectPort !== undefined) {
+    merged.tls = {
+      ...merged.tls,
+      ...(typeof values['tls-cert'] === 'string' ? { cert: path(values['tls-cert']) } : {}),
+      ...(typeof values['tls-key'] === 'string' ? { key: path(values['tls-key']) } : {}),
+      ...(redirectPort !== undefined ? { redirectPort } : {}),
+    };
+  }
   // The flags went through the same schema as the file, so a bad flag value reads like a bad setting.
   const settings = checkSettings(merged, file ?? join(cwd, '(flags and environment)'));
   // An account's URL is checked now: a mistake is a settings error (exit 2), said without its secrets.
@@ -136,5 +172,27 @@ export function resolveSettings(values: OptionValues, cwd: string): { settings: 
       } (livetv.playlists)`,
     );
   }
+  checkTls(settings, file);
   return file ? { settings, file } : { settings };
+}
+
+/** A certificate needs its key and the other way round; the redirect port needs both and a port of its own. */
+function checkTls(settings: Settings, file: string | undefined): void {
+  const tls = settings.tls;
+  if (tls === undefined) return;
+  const where = file ? ` (tls.cert and tls.key in ${basename(file)})` : '';
+  if (tls.cert !== undefined && tls.key === undefined)
+    throw new MarqueeError('INVALID_SETTINGS', `--tls-cert needs its key: give --tls-key FILE as well${where}`);
+  if (tls.key !== undefined && tls.cert === undefined)
+    throw new MarqueeError('INVALID_SETTINGS', `--tls-key needs its certificate: give --tls-cert FILE as well${where}`);
+  if (tls.redirectPort !== undefined && tls.cert === undefined)
+    throw new MarqueeError(
+      'INVALID_SETTINGS',
+      '--https-redirect-port redirects to https: give --tls-cert and --tls-key as well (tls.cert, tls.key)',
+    );
+  if (tls.redirectPort !== undefined && tls.redirectPort !== 0 && tls.redirectPort === (settings.port ?? 7000))
+    throw new MarqueeError(
+      'INVALID_SETTINGS',
+      `--https-redirect-port ${tls.redirectPort} is the port HTTPS listens on (--port): choose another, e.g. 80 or 7080`,
+    );
 }

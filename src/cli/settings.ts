@@ -149,6 +149,15 @@ export const SettingsSchema = v.strictObject({
   log: v.optional(
     v.strictObject({ format: v.optional(v.picklist(['json', 'pretty'])), requests: v.optional(v.boolean()) }),
   ),
+  /** HTTPS served by Marquee itself (docs/https.md): certificate and key files, read again when they change. */
+  tls: v.optional(
+    v.strictObject({
+      cert: v.optional(v.pipe(v.string(), v.minLength(1))),
+      key: v.optional(v.pipe(v.string(), v.minLength(1))),
+      /** A plain-HTTP port that redirects every request to https (`0` picks a free one). */
+      redirectPort: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65535))),
+    }),
+  ),
 });
 
 export type Settings = v.InferOutput<typeof SettingsSchema>;
@@ -328,6 +337,15 @@ function resolvePaths(settings: Settings, base: string): Settings {
     ...(settings.hosted?.dir ? { hosted: { ...settings.hosted, dir: local(settings.hosted.dir) } } : {}),
     ...(settings.security?.configKeyFile
       ? { security: { ...settings.security, configKeyFile: local(settings.security.configKeyFile) } }
+      : {}),
+    ...(settings.tls
+      ? {
+          tls: {
+            ...settings.tls,
+            ...(settings.tls.cert ? { cert: local(settings.tls.cert) } : {}),
+            ...(settings.tls.key ? { key: local(settings.tls.key) } : {}),
+          },
+        }
       : {}),
   };
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Manifest } from '../protocol/index.js';
 import { html, SafeHtml } from '../server/html.js';
+import { HTTPS_GUIDE_URL, installReach, stremioLink } from '../server/install.js';
 import { addonSummary, layout } from '../server/page.js';
 
 /**
@@ -9,10 +10,16 @@ import { addonSummary, layout } from '../server/page.js';
  * without `publicUrl` a small script fills the address in from the page's own location.
  */
 
-/** Sets the install link and address from the page's own URL (the export's root). */
+/**
+ * Sets the address from the page's own URL (the export's root) and, over https, the install link:
+ * a `stremio://` link always opens the https address, so over plain HTTP there is none.
+ */
 const LOCATE_SCRIPT = `const url = new URL('manifest.json', location.href).href;
 document.getElementById('manifest-url').value = url;
-document.getElementById('install').href = url.replace(/^https?:\\/\\//, 'stremio://');`;
+if (location.protocol === 'https:') {
+  document.getElementById('install').href = url.replace(/^https:\\/\\//, 'stremio://');
+  document.getElementById('install-row').hidden = false;
+} else document.getElementById('needs-https').hidden = false;`;
 
 /**
  * The landing page; every manifest string is escaped.
@@ -21,11 +28,13 @@ document.getElementById('install').href = url.replace(/^https?:\\/\\//, 'stremio
  */
 export function landingHtml(manifest: Manifest, publicUrl?: string): string {
   const manifestUrl = publicUrl === undefined ? 'manifest.json' : `${publicUrl.replace(/\/+$/, '')}/manifest.json`;
-  const stremioUrl = manifestUrl.replace(/^https?:\/\//, 'stremio://');
+  // Known now only with publicUrl; otherwise the script decides from where the page is served.
+  const https = publicUrl === undefined ? undefined : installReach(manifestUrl) === 'https';
   const nonce = randomBytes(12).toString('base64');
   const body = html`
 ${addonSummary(manifest)}
-<p><a class="button" id="install" href="${stremioUrl}">Install in Stremio</a></p>
+<p id="install-row"${https === true ? '' : html` hidden`}><a class="button" id="install" href="${https === true ? stremioLink(manifestUrl) : '#'}">Install in Stremio</a></p>
+<p class="hint" id="needs-https"${https === false ? '' : html` hidden`}>Served over plain HTTP: Stremio installs add-ons from other devices only over <code>https://</code>; host these files over HTTPS for a one-click install (<a href="${HTTPS_GUIDE_URL}" rel="noreferrer">docs/https.md</a>).</p>
 <label for="manifest-url">Or paste this address into Stremio's add-on search:</label>
 <div class="copy"><input id="manifest-url" type="text" readonly value="${manifestUrl}">
 <button type="button" class="button" data-copy="manifest-url">Copy</button></div>

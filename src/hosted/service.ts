@@ -148,9 +148,11 @@ export function createHostedService(options: HostedOptions): HostedService {
 
   function buildAddon(store: Store): Addon {
     const parts: AddonPart[] = [];
-    if (store.counts().channels > 0) parts.push(createLiveTvPart(store));
+    // Streams are named after the add-on, as the client lists them under its name.
+    const live = { streamName: options.manifest.name };
+    if (store.counts().channels > 0) parts.push(createLiveTvPart(store, live));
     if (store.libraryCounts().items > 0) parts.push(createLibraryPart(store));
-    if (parts.length === 0) parts.push(createLiveTvPart(store));
+    if (parts.length === 0) parts.push(createLiveTvPart(store, live));
     return composeAddon({ ...options.manifest, config: HOSTED_FIELDS, behaviorHints: { configurable: true } }, parts, {
       configCodec: options.codec,
       dataVersion: store.dataVersion,

@@ -257,7 +257,9 @@ export async function importLibrary(store: Store, options: ImportLibraryOptions)
         firstSeen.set(item.id, `item "${item.name}" in ${source}`);
         for (const video of item.videos) firstSeen.set(video.id, `an episode of "${item.name}" in ${source}`);
       }
-      options.onProgress?.({ phase: 'read', source, items: fileItems, warnings: result.warnings.length });
+      // A source that could not be read (a missing file) is said in the report, not as "read, 0 records".
+      const unread = fileItems === 0 && judge.plans.some((p) => p.path === source && p.outcome === 'none');
+      if (!unread) options.onProgress?.({ phase: 'read', source, items: fileItems, warnings: result.warnings.length });
     }
     const sources = judge.plans.map((p) => reportOf(p, now));
     if (added === 0) {

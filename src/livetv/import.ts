@@ -15,7 +15,14 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { MarqueeError } from '../errors.js';
 import type { CopyFile, SourceOptions, SourceStream } from '../sources/input/index.js';
-import { createCopyFile, openCopy, openSource, readFileChunks, redactLocation } from '../sources/input/index.js';
+import {
+  createCopyFile,
+  createHostMemo,
+  openCopy,
+  openSource,
+  readFileChunks,
+  redactLocation,
+} from '../sources/input/index.js';
 import { SpareXmltvThread, StringInterner, xmltvThreadUsed } from '../sources/xmltv/index.js';
 import {
   copiesDir,
@@ -84,6 +91,8 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
   const sourceOptions: SourceOptions = {
     ...options.sourceOptions,
     allowPrivateAddresses: true,
+    // One memo of unreachable hosts for this import: a hundred guides on one offline host cost one lookup.
+    hosts: options.sourceOptions?.hosts ?? createHostMemo(),
     ...(signal ? { signal } : {}),
   };
   const previous = options.previous;

@@ -1,8 +1,9 @@
 import type { ConfigProblem } from '../addon/config.js';
 import type { ConfigField } from '../protocol/config-field.js';
 import type { Manifest } from '../protocol/manifest.js';
-import { contentSection, type FrontData, installSection } from './front.js';
+import { contentSection, type FrontData } from './front.js';
 import { html, type SafeHtml } from './html.js';
+import { installSection } from './install.js';
 import { layout } from './page.js';
 
 export interface ConfigurePageInput {

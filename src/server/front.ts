@@ -1,13 +1,12 @@
 /**
  * The add-on's front page (at `/`, and at the top of `/configure` for a configurable add-on):
- * what it is, how to install it (button, Stremio Web, address, QR code), a few posters of each
- * catalog and, for a guide, what is on now. Everything is rendered on the server (the QR code as
- * inline SVG), so the page needs no script beyond the copy button and keeps the strict CSP.
+ * what it is, how to install it (install.ts), a few posters of each catalog and, for a guide,
+ * what is on now. Everything is rendered on the server, so the page needs no script beyond the
+ * copy button and keeps the strict CSP.
  */
-import { renderSVG } from 'uqr';
 import type { Addon } from '../addon/create-addon.js';
 import type { Catalog } from '../protocol/catalog.js';
-import { html, SafeHtml } from './html.js';
+import { html, type SafeHtml } from './html.js';
 
 /** Catalogs shown, posters per catalog, channels in the "Now on" strip: a glance, not a browser. */
 const MAX_CATALOGS = 8;
@@ -105,40 +104,7 @@ function nowOnChannel(channel: Item, now: number): NowOn | undefined {
   return undefined;
 }
 
-/** A QR code of `link` as inline SVG; empty when the link is too long for a QR code. */
-export function qrSvg(link: string): SafeHtml {
-  try {
-    // renderSVG draws only squares: nothing of the link is written into the markup.
-    return new SafeHtml(renderSVG(link, { ecc: 'M' }).replace('<svg ', '<svg role="img" aria-label="QR code" '));
-  } catch {
-    return new SafeHtml('');
-  }
-}
-
-/** The Stremio Web address that offers to install the add-on at `manifestUrl`. */
-export function stremioWebLink(manifestUrl: string): string {
-  return `https://web.stremio.com/#/addons?addon=${encodeURIComponent(manifestUrl)}`;
-}
-
 const hhmm = (iso: string) => iso.slice(11, 16);
-
-/**
- * The install section: the stremio:// button, Stremio Web, the copyable address and its QR code.
- * The QR code holds the install link, for a phone with Stremio.
- */
-export function installSection(manifestUrl: string): SafeHtml {
-  const stremioUrl = manifestUrl.replace(/^https?:\/\//, 'stremio://');
-  return html`<section class="install" aria-label="Install">
-<div class="install-actions">
-<p class="buttons"><a class="button" href="${stremioUrl}">Install in Stremio</a>
-<a class="button secondary" href="${stremioWebLink(manifestUrl)}" rel="noreferrer" target="_blank">Open in Stremio Web</a></p>
-<label for="manifest-url">Or paste this address into Stremio's add-on search:</label>
-<div class="copy"><input id="manifest-url" type="text" readonly value="${manifestUrl}">
-<button type="button" class="button" data-copy="manifest-url">Copy</button></div>
-</div>
-<figure class="qr">${qrSvg(stremioUrl)}<figcaption>Scan to install on a phone with Stremio</figcaption></figure>
-</section>`;
-}
 
 /** The catalogs with their posters, and the "Now on" strip of a guide. */
 export function contentSection(data: FrontData): SafeHtml {
@@ -153,17 +119,15 @@ export function contentSection(data: FrontData): SafeHtml {
 <span class="hint">${hhmm(n.start)}–${hhmm(n.end)} UTC</span></div></li>`,
         )}</ul></section>`
       : '';
+  // A catalog with nothing to show (empty, or items without images) gets no heading of its own.
+  const shown = data.catalogs.filter((c) => c.posters.length > 0);
   const catalogs =
-    data.catalogs.length > 0
-      ? html`<section class="catalogs"><h2>Catalogs</h2>${data.catalogs.map(
+    shown.length > 0
+      ? html`<section class="catalogs"><h2>Catalogs</h2>${shown.map(
           (c) =>
-            html`<h3>${c.name} <span class="hint">(${c.type})</span></h3>${
-              c.posters.length > 0
-                ? html`<ul class="posters">${c.posters.map(
-                    (p) => html`<li><img src="${p.poster}" alt="" loading="lazy"><span>${p.name}</span></li>`,
-                  )}</ul>`
-                : ''
-            }`,
+            html`<h3>${c.name} <span class="hint">(${c.type})</span></h3><ul class="posters">${c.posters.map(
+              (p) => html`<li><img src="${p.poster}" alt="" loading="lazy"><span>${p.name}</span></li>`,
+            )}</ul>`,
         )}</section>`
       : '';
   return html`${nowOn}${catalogs}`;

@@ -12,6 +12,7 @@ export { createRequestHandler, redactPath } from './core.js';
 export { STATUS_BY_CODE } from './errors.js';
 export { toFetchHandler } from './fetch.js';
 export { escapeHtml, html, SafeHtml } from './html.js';
+export { HTTPS_GUIDE_URL, installReach, isLoopbackHost, stremioLink, stremioWebLink } from './install.js';
 export {
   DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
   type ListenOptions,
@@ -19,6 +20,13 @@ export {
   type RunningServer,
   toNodeListener,
 } from './node.js';
+export {
+  readTlsPair,
+  type TlsCertificateInfo,
+  type TlsOptions,
+  type TlsPair,
+  type TlsReloadEvent,
+} from './node-tls.js';
 export { pageHeaders } from './page.js';
 export { createRateLimiter, type RateLimiter, type RateLimitOptions } from './rate-limit.js';
 export { clientAddress, localPath } from './request-path.js';

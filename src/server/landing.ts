@@ -1,6 +1,7 @@
 import type { Manifest } from '../protocol/manifest.js';
-import { contentSection, type FrontData, installSection } from './front.js';
+import { contentSection, type FrontData } from './front.js';
 import { html } from './html.js';
+import { installSection } from './install.js';
 import { layout } from './page.js';
 
 /**

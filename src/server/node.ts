@@ -1,6 +1,16 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { MarqueeError } from '../errors.js';
+import { capConnections } from './node-cap.js';
+import { listenRedirect } from './node-redirect.js';
+import {
+  readTlsPair,
+  type TlsCertificateInfo,
+  type TlsOptions,
+  type TlsReloadEvent,
+  watchTlsPair,
+} from './node-tls.js';
 import { FLAT_HEADERS } from './respond.js';
 import type { CoreRequest, CoreResponse, RequestHandler } from './types.js';
 
@@ -122,65 +132,6 @@ export function toNodeListener(handler: RequestHandler): (req: IncomingMessage, 
   };
 }
 
-/** Connections accepted between two sweeps of the per-address cap's closed sockets. */
-const SWEEP_EVERY_CONNECTIONS = 1_024;
-/** At most this long after a connection arrives, the cap's closed sockets are let go. */
-const SWEEP_AFTER_MS = 5_000;
-
-/**
- * One address may hold `cap` connections; past that a new one is closed at once, so idle
- * connections from one host cannot take every file descriptor.
- *
- * A closed connection is noticed by its `destroyed` flag, not by a `close` listener: Node's
- * server adds and removes its own `close` listener on the socket for every response, and one
- * more listener there made every cached page about 1% slower (side by side, bench/README.md).
- * An address's sockets are swept when it reaches the cap, all of them every 1,024 connections
- * and 5 s after the last one arrived, so a closed socket is held at most that long.
- */
-function capConnections(server: Server, cap: number): { stop(): void } {
-  const open = new Map<string, Set<Socket>>();
-  let accepted = 0;
-  let timer: NodeJS.Timeout | undefined;
-  const sweepAll = () => {
-    clearTimeout(timer);
-    timer = undefined;
-    for (const [address, sockets] of open) {
-      sweep(sockets);
-      if (sockets.size === 0) open.delete(address);
-    }
-    if (open.size > 0) schedule();
-  };
-  const schedule = () => {
-    timer ??= setTimeout(sweepAll, SWEEP_AFTER_MS).unref();
-  };
-  server.on('connection', (socket: Socket) => {
-    if (++accepted % SWEEP_EVERY_CONNECTIONS === 0) sweepAll();
-    const address = socket.remoteAddress ?? '';
-    let sockets = open.get(address);
-    if (sockets === undefined) {
-      sockets = new Set();
-      open.set(address, sockets);
-    } else if (sockets.size >= cap) sweep(sockets);
-    if (sockets.size >= cap) {
-      socket.destroy();
-      return;
-    }
-    sockets.add(socket);
-    schedule();
-  });
-  return {
-    stop() {
-      clearTimeout(timer);
-      timer = undefined;
-      open.clear();
-    },
-  };
-}
-
-function sweep(sockets: Set<Socket>): void {
-  for (const socket of sockets) if (socket.destroyed) sockets.delete(socket);
-}
-
 /** While closing, how often connections whose requests were answered are closed. */
 const CLOSE_POLL_MS = 20;
 
@@ -197,21 +148,50 @@ export interface ListenOptions {
   readonly maxConnectionsPerAddress?: number;
   /** Behind a reverse proxy: count clients by X-Forwarded-For, not by the proxy's connections. */
   readonly trustProxy?: boolean;
+  /**
+   * Serve HTTPS (HTTP/1.1 over TLS) with this certificate and key, read again when they change;
+   * the same limits, caps and timeouts as plain HTTP.
+   */
+  readonly tls?: TlsOptions;
+  /** With `tls`: also listen on this plain-HTTP port, answering every request with a redirect to https. */
+  readonly httpsRedirectPort?: number;
 }
 
 export interface RunningServer {
   readonly server: Server;
   readonly port: number;
-  /** `http://host:port` */
+  /** `http://host:port`, or `https://host:port` with `tls` */
   readonly url: string;
+  /** With `tls`: the certificate in use, and a check of its files now (SIGHUP) instead of at the next poll. */
+  readonly tls?: {
+    certificate(): TlsCertificateInfo;
+    reload(): Promise<TlsReloadEvent | undefined>;
+  };
+  /** With `httpsRedirectPort`: the plain port that redirects to https. */
+  readonly redirect?: { readonly port: number };
   /** Stop accepting, let in-flight requests finish (up to `graceMs`), then close every connection. */
   close(graceMs?: number): Promise<void>;
 }
+
+/** Node's connection timeouts: the same for plain HTTP, HTTPS and the redirect port. */
+const TIMEOUTS: ServerOptions = {
+  keepAliveTimeout: 5_000,
+  requestTimeout: 30_000,
+  headersTimeout: 15_000,
+  // How often the timeouts above are enforced (Node's default, 30 s, lets idle sockets pile up).
+  connectionsCheckingInterval: 2_000,
+};
+/**
+ * A TLS handshake must be done within the time the request headers have: Node's default is 120 s,
+ * which would let idle handshakes hold sockets eight times longer than idle plain connections.
+ */
+const HANDSHAKE_TIMEOUT_MS = 15_000;
 
 /**
  * Serve the handler on a port. `port: 0` picks a free one (tests).
  *
  * @example const running = await listen(createRequestHandler(addon), { port: 7000, host: '127.0.0.1' });
+ * @example await listen(handler, { port: 8443, host: '0.0.0.0', tls: { certFile: 'fullchain.pem', keyFile: 'key.pem' } });
  */
 export async function listen(handler: RequestHandler, options: ListenOptions = {}): Promise<RunningServer> {
   const cap = options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS;
@@ -228,18 +208,11 @@ export async function listen(handler: RequestHandler, options: ListenOptions = {
     else perAddress.set(address, n);
   };
   const listener = toNodeListener(handler);
-  const server = createServer(
-    {
-      keepAliveTimeout: 5_000,
-      requestTimeout: 30_000,
-      headersTimeout: 15_000,
-      // How often the timeouts above are enforced (Node's default, 30 s, lets idle sockets pile up).
-      connectionsCheckingInterval: 2_000,
-    },
-    // The listener itself when no cap counts requests: one call less per request.
+  // The listener itself when no cap counts requests: one call less per request.
+  const served =
     cap === 0 || !options.trustProxy
       ? listener
-      : (req, res) => {
+      : (req: IncomingMessage, res: ServerResponse) => {
           // Behind a proxy every connection is the proxy's: the cap counts each client's requests
           // in flight, by the address the proxy forwards.
           const forwarded = String(req.headers['x-forwarded-for'] ?? '')
@@ -253,23 +226,56 @@ export async function listen(handler: RequestHandler, options: ListenOptions = {
           }
           res.once('close', () => give(address));
           listener(req, res);
-        },
-  );
+        };
+  if (options.httpsRedirectPort !== undefined && options.tls === undefined) {
+    throw new MarqueeError('INVALID_SETTINGS', 'a redirect to https needs a certificate (tls)');
+  }
+  const pair = options.tls ? await readTlsPair(options.tls.certFile, options.tls.keyFile) : undefined;
+  // HTTP/1.1 over TLS (Node's https server offers no other protocol): the same listener and limits.
+  const server: Server = pair
+    ? (createHttpsServer(
+        { ...TIMEOUTS, cert: pair.cert, key: pair.key, handshakeTimeout: HANDSHAKE_TIMEOUT_MS },
+        served,
+      ) as unknown as Server)
+    : createServer(TIMEOUTS, served);
   const connections = cap > 0 && !options.trustProxy ? capConnections(server, cap) : undefined;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 7000, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  const host = options.host ?? '127.0.0.1';
+  await listenOn(server, options.port ?? 7000, host);
   const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  let redirect: { server: Server; port: number; stop(): void } | undefined;
+  try {
+    if (options.httpsRedirectPort !== undefined) {
+      redirect = await listenRedirect(options.httpsRedirectPort, host, address.port, cap, TIMEOUTS);
+    }
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+  let certificate = pair?.info;
+  const watch =
+    pair && options.tls
+      ? watchTlsPair(
+          server as unknown as HttpsServer,
+          {
+            ...options.tls,
+            onReload: (event) => {
+              if (event.ok) certificate = event;
+              options.tls?.onReload?.(event);
+            },
+          },
+          pair,
+        )
+      : undefined;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     server,
     port: address.port,
-    url: `http://${host}:${address.port}`,
+    url: `${pair ? 'https' : 'http'}://${shownHost}:${address.port}`,
+    ...(watch ? { tls: { certificate: () => certificate!, reload: () => watch.check() } } : {}),
+    ...(redirect ? { redirect: { port: redirect.port } } : {}),
     async close(graceMs = 10_000) {
+      watch?.stop();
+      const redirected = redirect ? closeNow(redirect.server, redirect.stop) : Promise.resolve();
       // Requests in flight are not counted per request (a listener on every response cost the
       // cached-page path about 1%): once no longer listening, a connection whose request was
       // answered is idle, and idle connections are closed every CLOSE_POLL_MS until none is left.
@@ -284,7 +290,24 @@ export async function listen(handler: RequestHandler, options: ListenOptions = {
         connections?.stop();
       }
       server.closeAllConnections();
-      await closed;
+      await Promise.all([closed, redirected]);
     },
   };
+}
+
+function listenOn(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+function closeNow(server: Server, stop: () => void): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeAllConnections();
+  stop();
+  return closed;
 }

@@ -66,6 +66,8 @@ input[type=text], input[type=number], input[type=password], select { width: 100%
 .button.secondary { background: transparent; color: var(--accent); box-shadow: inset 0 0 0 2px var(--accent); }
 .install { display: grid; grid-template-columns: 1fr auto; gap: 1.25rem; align-items: start; margin: 0 0 1rem; }
 .install label { display: block; font-size: .9rem; }
+.install .why { margin: .75rem 0 0; } .needs-https { grid-template-columns: 1fr; padding-left: 1rem; border-left: 4px solid var(--accent); }
+code { font-size: .9em; padding: 0 .25em; border-radius: .25rem; background: color-mix(in srgb, CanvasText 8%, transparent); overflow-wrap: anywhere; }
 .qr { margin: 0; width: 8.5rem; text-align: center; } .qr svg { width: 100%; height: auto; display: block; border-radius: .4rem; }
 .qr figcaption { font-size: .75rem; opacity: .75; margin-top: .3rem; }
 h3 { margin: 1.1rem 0 .5rem; font-size: 1rem; }

@@ -50,6 +50,7 @@ export {
   recordManifest,
 } from './manifest-changes.js';
 export { APPLICATION_ID } from './migrate.js';
+export { removeStoreFiles } from './remove.js';
 export {
   acceptsShrink,
   DEFAULT_MIN_YIELD_RATIO,

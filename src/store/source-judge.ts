@@ -52,7 +52,7 @@ export function shrinkReason(
   if (state?.goodAt === undefined || last === undefined || last === 0) return undefined;
   const shrunk = count === 0 || count < policy.minYieldRatio * last;
   if (!shrunk || acceptsShrink(policy, location, label)) return undefined;
-  return `yields ${formatCount(count)} ${unit} (last good: ${formatCount(last)} on ${formatTime(state.goodAt)})`;
+  return `yields ${formatCount(count)} ${count === 1 ? singular(unit) : unit} (last good: ${formatCount(last)} on ${formatTime(state.goodAt)})`;
 }
 
 /** Is `reason` a shrink (the operator may accept it)? */
@@ -102,10 +102,31 @@ export function formatTime(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-/** Counts as `12 channels, 3 guides`. */
+/** Counts as `12 channels, 1 guide`. */
 export function formatCounts(counts: SourceCounts | undefined): string {
   if (counts === undefined) return '';
   return Object.entries(counts)
-    .map(([k, v]) => `${formatCount(v)} ${k}`)
+    .map(([k, v]) => `${formatCount(v)} ${v === 1 ? singular(k) : k}`)
     .join(', ');
+}
+
+/** The counted words of source counts and shrink reasons, one of each ("series" is both). */
+const SINGULAR: Record<string, string> = {
+  channels: 'channel',
+  programmes: 'programme',
+  movies: 'movie',
+  episodes: 'episode',
+  streams: 'stream',
+  subtitles: 'subtitle',
+  genres: 'genre',
+  groups: 'group',
+  items: 'item',
+  guides: 'guide',
+  playlists: 'playlist',
+};
+
+/** `programmes for our channels` → `programme for our channels`: the first word, when it is a count's. */
+function singular(words: string): string {
+  const [first = '', ...rest] = words.split(' ');
+  return [SINGULAR[first] ?? first, ...rest].join(' ');
 }

@@ -246,12 +246,21 @@ describe('an SDK add-on with hostile config fields', () => {
         types: ['movie'],
         catalogs: [{ type: 'movie', id: 'c', name: `Catalog ${XSS}` }],
       },
-      handlers: { catalog: () => ({ metas: [] }) },
+      // One item with a poster: a catalog with nothing to show gets no heading at all.
+      handlers: {
+        catalog: () => ({
+          metas: [{ id: 'tt1', type: 'movie', name: `Film ${XSS}`, poster: 'https://img.example.org/1.jpg' }],
+        }),
+      },
     });
     const landing = await page(createRequestHandler(plain), 'GET', '/');
     expect(landing.status).toBe(200);
     expectPageHeaders(landing.headers);
-    expectHarmless(landing.html, nonceOf(landing.headers['content-security-policy']), [`SDK ${XSS}`, `Catalog ${XSS}`]);
+    expectHarmless(landing.html, nonceOf(landing.headers['content-security-policy']), [
+      `SDK ${XSS}`,
+      `Catalog ${XSS}`,
+      `Film ${XSS}`,
+    ]);
     expect(parse(landing.html).elements.find((e) => e.name === 'img')?.attributes.src).toBe(LOGO);
   });
 });

@@ -90,12 +90,17 @@ describe('each bad source of the table keeps what it served, through `marquee im
     sources.break('second playlist HTML page');
     const { code, stdout } = await runCli(importArgs(), { cwd: dir });
     expect(code).toBe(1);
+    // "Kept" only where last good data is kept: this one has none.
     expect(stdout).toMatch(
-      /kept: playlist http:\/\/127\.0\.0\.1:\d+\/b\.m3u is an HTML page, not a playlist; it never imported well, so it contributes nothing/,
+      /^ {2}failed, never imported: playlist http:\/\/127\.0\.0\.1:\d+\/b\.m3u: is an HTML page, not a playlist$/m,
     );
+    expect(stdout).not.toMatch(/kept: playlist .*b\.m3u/);
     const status = await runCli(['status', '--db', db()], { cwd: dir });
     expect(status.stdout).toMatch(/^NONE playlist .*b\.m3u$/m);
     expect(status.stdout).toMatch(/serving: +nothing \(it never imported well\)/);
+    // Beside "last good: never", the time it has been failing, not "kept since".
+    expect(status.stdout).toMatch(/last good: +never\n +failing since: \d{4}-\d\d-\d\d \d\d:\d\d UTC\n/);
+    expect(status.stdout).not.toMatch(/last good: +never\n +kept since/);
   });
 });
 
@@ -181,10 +186,10 @@ describe('the shrink guard', () => {
     sources.served.set('/a.m3u', playlistText(['s0']));
     const kept = await run();
     expect(kept.code).toBe(1);
-    expect(kept.stdout).toMatch(/kept: playlist .*a\.m3u yields 1 channels \(last good: 10 on /);
+    expect(kept.stdout).toMatch(/kept: playlist .*a\.m3u yields 1 channel \(last good: 10 on /);
     const accepted = await run('--accept-shrink', '--db', db());
     expect(accepted.code, accepted.stdout).toBe(0);
-    expect(accepted.stdout).toMatch(/^live TV: 1 channels/m);
+    expect(accepted.stdout).toMatch(/^live TV: 1 channel \(1 stream, 1 group\)/m);
   });
 
   it('is off with sources.minYieldRatio 0, but a fall to nothing is still kept', async () => {

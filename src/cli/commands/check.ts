@@ -85,6 +85,20 @@ export const checkCommand: Command = {
     rate: { type: 'string', value: 'N', description: 'requests started per second at most', default: '10' },
     'max-pages': { type: 'string', value: 'N', description: 'pages per catalog and guide day', default: '20' },
     sample: { type: 'string', value: 'N', description: 'items whose meta and streams are requested', default: '20' },
+    'max-genres': { type: 'string', value: 'N', description: 'genres requested per catalog', default: '30' },
+    'max-duration': {
+      type: 'string',
+      value: 'MS',
+      description: 'time limit of the whole run in milliseconds',
+      default: '120000',
+    },
+    'max-body-bytes': {
+      type: 'string',
+      value: 'N',
+      description: 'a longer answer is cut off there and reported',
+      default: String(16 * 1024 * 1024),
+    },
+    slow: { type: 'string', value: 'MS', description: 'answers slower than this are a warning', default: '5000' },
   },
   notes:
     'Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 the add-on could not be checked (or bad flags).',
@@ -98,6 +112,10 @@ export const checkCommand: Command = {
       rateLimit: positiveInt(values.rate, 'rate'),
       maxPages: positiveInt(values['max-pages'], 'max-pages'),
       sampleSize: positiveInt(values.sample, 'sample'),
+      maxGenres: positiveInt(values['max-genres'], 'max-genres'),
+      maxDurationMs: positiveInt(values['max-duration'], 'max-duration'),
+      maxBodyBytes: positiveInt(values['max-body-bytes'], 'max-body-bytes'),
+      slowMs: positiveInt(values.slow, 'slow'),
       only: only(values.only),
       ids: ids(values.id),
     };

@@ -4,6 +4,7 @@ import { exportAddon } from '../../export/index.js';
 import { describeManifestChange, openStore } from '../../store/index.js';
 import { buildAddon, holdsData, importAll, isDemo, prepareDemo } from '../app.js';
 import type { Command } from '../command.js';
+import { count } from '../plural.js';
 import { describeOutcome } from '../report.js';
 import { resolveSettings, STORE_OPTIONS } from '../resolve.js';
 
@@ -80,8 +81,8 @@ export const exportCommand: Command = {
         return 0;
       }
       const lines = [
-        `wrote ${report.files} files (${(report.bytes / 1_048_576).toFixed(1)} MB) to ${report.outDir}`,
-        `  ${report.pages} catalog pages, ${report.items} items, ${report.metas} metas, ${report.streams} stream answers, ${report.subtitles} subtitles answers`,
+        `wrote ${count(report.files, 'file')} (${(report.bytes / 1_048_576).toFixed(1)} MB) to ${report.outDir}`,
+        `  ${count(report.pages, 'catalog page')}, ${count(report.items, 'item')}, ${count(report.metas, 'meta')}, ${count(report.streams, 'stream answer')}, ${count(report.subtitles, 'subtitles answer')}`,
         ...(report.guideDays.length > 0
           ? [
               `  guide days ${report.guideDays[0]} to ${report.guideDays.at(-1)}: re-run the export to keep the guide current`,

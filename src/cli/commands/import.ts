@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { openStore } from '../../store/index.js';
+import { openStore, removeStoreFiles } from '../../store/index.js';
 import { importAll } from '../app.js';
 import type { Command } from '../command.js';
 import { createProgress } from '../progress.js';
@@ -50,8 +51,12 @@ export const importCommand: Command = {
       );
       return 2;
     }
+    const db = settings.db ?? `${io.cwd}/marquee.db`;
+    // A first import that imports nothing usable leaves no database (nor copies folder) behind.
+    const created = !existsSync(db);
+    let leaveNothing = false;
     // Nothing else reads the store in this process: a new one is filled without the WAL's double write.
-    const store = openStore(settings.db ?? `${io.cwd}/marquee.db`, { fastFirstImport: true });
+    const store = openStore(db, { fastFirstImport: true });
     try {
       const progress = values.json ? undefined : createProgress(io.stderr);
       const accept = Array.isArray(values['accept-shrink']) ? values['accept-shrink'] : undefined;
@@ -70,9 +75,12 @@ export const importCommand: Command = {
       progress?.done();
       if (values.json) io.stdout.write(`${JSON.stringify(serializable(outcome), null, 2)}\n`);
       else io.stdout.write(`${describeOutcome(outcome).join('\n')}\n`);
+      leaveNothing = created && !importSucceeded(outcome);
+      if (leaveNothing && !values.json) io.stdout.write(`nothing was imported: ${db} was not created\n`);
       return importSucceeded(outcome) && keptSources(outcome).length === 0 ? 0 : 1;
     } finally {
       store.close();
+      if (leaveNothing) removeStoreFiles(db);
     }
   },
 };

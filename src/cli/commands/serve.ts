@@ -1,24 +1,22 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { type Addon, type WarmUpOptions, warmUp } from '../../addon/index.js';
 import { demoGuide } from '../../demo/index.js';
 import { MarqueeError } from '../../errors.js';
 import { createRefresher, type SourceState } from '../../livetv/index.js';
-import { createRequestHandler } from '../../server/index.js';
-import { describeManifestChange, type ManifestChange, openStore } from '../../store/index.js';
+import { createRequestHandler, readTlsPair } from '../../server/index.js';
+import { describeManifestChange, type ManifestChange, openStore, removeStoreFiles } from '../../store/index.js';
 import { buildAddon, holdsData, isDemo, prepareDemo } from '../app.js';
 import type { Command } from '../command.js';
 import { importInWorker } from '../import-worker.js';
+import { installLines } from '../install-lines.js';
 import { listenPerSettings } from '../listen.js';
 import { createLogger } from '../log.js';
+import { count } from '../plural.js';
 import { describeOutcome, failedParts, importSucceeded, keptSourceList } from '../report.js';
+import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS, TLS_OPTIONS } from '../resolve.js';
 import { watchFiles } from '../watch.js';
-
-/** describeOutcome's lines of kept sources: logged on their own, at `warn` or `error`. */
-const KEPT = '  kept: ';
-
-import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS } from '../resolve.js';
 
 const DEFAULT_REFRESH_HOURS = 6;
 
@@ -26,16 +24,16 @@ const DEFAULT_REFRESH_HOURS = 6;
  * Fail before the import and warm-up (seconds) when the port cannot be had, instead of after them.
  * The port is let go at once; `listen` takes it again when the add-on is ready.
  */
-async function checkPort(port: number, host: string): Promise<string | undefined> {
+async function checkPort(port: number, host: string, flag = '--port'): Promise<string | undefined> {
   if (port === 0) return undefined;
   return new Promise((resolve) => {
     const probe = createServer();
     probe.once('error', (error: NodeJS.ErrnoException) =>
       resolve(
         error.code === 'EADDRINUSE'
-          ? `port ${port} on ${host} is already in use (another marquee serve?): stop that program, or choose another port with --port`
+          ? `port ${port} on ${host} is already in use (another marquee serve?): stop that program, or choose another port with ${flag}`
           : error.code === 'EACCES'
-            ? `port ${port} on ${host} needs privileges: choose a port above 1023 with --port`
+            ? `port ${port} on ${host} needs privileges: choose a port above 1023 with ${flag}`
             : `cannot listen on ${host}:${port}: ${error.message}`,
       ),
     );
@@ -46,7 +44,8 @@ async function checkPort(port: number, host: string): Promise<string | undefined
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'serve the add-on (the embedded demo when no source is configured and the database is empty)',
-  usage: 'marquee serve [--port 7000] [--host 127.0.0.1] [--db FILE] [--config FILE]',
+  usage:
+    'marquee serve [--port 7000] [--host 127.0.0.1] [--db FILE] [--config FILE] [--tls-cert FILE --tls-key FILE [--https-redirect-port N]]',
   options: {
     port: {
       type: 'string',
@@ -77,6 +76,7 @@ export const serveCommand: Command = {
       env: 'MARQUEE_BASE_PATH',
       description: 'serve under a path prefix, e.g. /tv',
     },
+    ...TLS_OPTIONS,
     'refresh-hours': {
       type: 'string',
       value: 'N',
@@ -126,11 +126,17 @@ export const serveCommand: Command = {
   async run(values, _positionals, io) {
     const resolved = resolveSettings(values, io.cwd);
     let settings = resolved.settings;
-    const portProblem = await checkPort(settings.port ?? 7000, settings.host ?? '127.0.0.1');
+    const portProblem =
+      (await checkPort(settings.port ?? 7000, settings.host ?? '127.0.0.1')) ??
+      (settings.tls?.redirectPort !== undefined
+        ? await checkPort(settings.tls.redirectPort, settings.host ?? '127.0.0.1', '--https-redirect-port')
+        : undefined);
     if (portProblem) {
       io.stderr.write(`marquee serve: ${portProblem}\n`);
       return 1;
     }
+    // A certificate that cannot be used is a settings mistake: said (exit 2) before the import, not after it.
+    if (settings.tls?.cert && settings.tls.key) await readTlsPair(settings.tls.cert, settings.tls.key);
     // Hosted mode's modules load only for it: a plain server starts without them.
     if (settings.hosted?.enabled === true) return (await import('../hosted-serve.js')).serveHosted(settings, io);
     // With no source configured, what an earlier `marquee import` stored is served; the demo is for
@@ -147,6 +153,9 @@ export const serveCommand: Command = {
       requests: settings.log?.requests ?? true,
     });
     const db = settings.db ?? resolve(io.cwd, 'marquee.db');
+    // A database this start creates and cannot fill is not left behind (nor its copies folder).
+    const created = !existsSync(db);
+    let leaveNothing = false;
     const store = openStore(db);
     const keyFile = settings.security?.configKeyFile ?? `${db}.keys.json`;
     let stopWatch: (() => void) | undefined;
@@ -161,13 +170,14 @@ export const serveCommand: Command = {
         // file, gunzip and HTTP client streams, its garbage) answered cached pages 10-30% slower
         // afterwards (bench/README.md, "Compression in a thread of its own").
         const outcome = await importInWorker(db, settings, { parseThread: true });
-        for (const line of describeOutcome(outcome)) if (!line.startsWith(KEPT)) log.event(line);
+        for (const line of describeOutcome(outcome, { sources: false })) log.event(line);
         for (const kept of keptSourceList(outcome)) log.warn(kept.message);
         if (outcome.livetv && !('error' in outcome.livetv)) previous = outcome.livetv.state;
         if (!importSucceeded(outcome) && store.counts().channels === 0 && store.libraryCounts().items === 0) {
           io.stderr.write(
             'marquee serve: nothing could be imported and the database holds no earlier data; see the errors above.\n',
           );
+          leaveNothing = created;
           return 1;
         }
       }
@@ -191,24 +201,26 @@ export const serveCommand: Command = {
       const warming = new AbortController();
       const warm = async (built: Addon, options: Omit<WarmUpOptions, 'signal'> = {}) => {
         const result = await warmUp(built, { ...options, signal: warming.signal });
-        log.event(`warmed up: ${result.requests} catalog pages in ${result.ms} ms`);
+        log.event(`warmed up: ${count(result.requests, 'catalog page')} in ${result.ms} ms`);
       };
       await warm(addon, { guidePages: 1 });
-      const { running, host, base } = await listenPerSettings(handler, settings);
+      const { running, host, base } = await listenPerSettings(handler, settings, log);
       const manifestUrl = `${base}/manifest.json`;
-      const install = manifestUrl.replace(/^https?:\/\//, 'stremio://');
+      const install = await installLines(manifestUrl, host, values.qr === true);
+      const qrCode = values.qr === true ? install.splice(install.indexOf('')) : [];
       io.stdout.write(
         [
           '',
           `${addon.manifest.name} ${addon.manifest.version} is running${demo ? ' (embedded demo)' : ''}`,
           `  manifest:  ${manifestUrl}`,
-          `  install:   ${install}`,
+          ...install,
           ...(addon.configFields.length > 0 ? [`  configure: ${base}/configure`] : []),
           ...(host === '127.0.0.1' || host === 'localhost'
             ? ['  (only this machine can reach it: use --host 0.0.0.0 to serve your network)']
             : []),
+          ...(running.redirect ? [`  redirect:  port ${running.redirect.port} (plain HTTP) redirects to https`] : []),
+          ...qrCode,
           '',
-          ...(values.qr ? [(await import('uqr')).renderUnicodeCompact(install), ''] : []),
         ].join('\n'),
       );
       void warm(addon, { rounds: 0 });
@@ -232,7 +244,12 @@ export const serveCommand: Command = {
         error: (message) => log.error({ msg: message }),
         ...(io.onReload ? { onReload: io.onReload } : {}),
       });
-      stopWatch = () => watch.stop();
+      // SIGHUP also reads the certificate again now, not at the next check.
+      const stopTlsReload = running.tls && io.onReload?.(() => void running.tls?.reload());
+      stopWatch = () => {
+        watch.stop();
+        stopTlsReload?.();
+      };
       current = () => watch.store;
 
       const hours = settings.refresh?.intervalHours ?? DEFAULT_REFRESH_HOURS;
@@ -259,7 +276,7 @@ export const serveCommand: Command = {
                 return outcome;
               },
               onResult: (outcome) => {
-                for (const line of describeOutcome(outcome)) if (!line.startsWith(KEPT)) log.event(`refresh: ${line}`);
+                for (const line of describeOutcome(outcome, { sources: false })) log.event(`refresh: ${line}`);
                 // A source kept for longer than 3 refresh intervals needs the operator: `error`.
                 for (const kept of keptSourceList(outcome)) {
                   const long = Date.now() - kept.keptSince > 3 * hours * 3_600_000;
@@ -298,6 +315,7 @@ export const serveCommand: Command = {
       const served = current();
       if (served !== store) served.close();
       store.close();
+      if (leaveNothing) removeStoreFiles(db);
       demoFiles?.cleanup();
     }
   },

@@ -172,7 +172,10 @@ export const statusCommand: Command = {
         lines.push(
           `       last good:    ${s.lastGood ? `${formatTime(Date.parse(s.lastGood.at))}, ${formatCounts(s.lastGood.counts) || '-'}` : 'never'}`,
         );
-        if (s.keptSince) lines.push(`       kept since:   ${formatTime(Date.parse(s.keptSince))}`);
+        // "Kept" only where last good data is kept: a source that never imported has been failing.
+        if (s.keptSince && s.lastAttempt?.outcome === 'none')
+          lines.push(`       failing since: ${formatTime(Date.parse(s.keptSince))}`);
+        else if (s.keptSince) lines.push(`       kept since:   ${formatTime(Date.parse(s.keptSince))}`);
         lines.push(`       serving:      ${s.serving}`);
       }
       if (manifest) lines.push(`manifest: ${formatTime(manifest.at)}: ${describeManifestChange(manifest)}`);

@@ -17,7 +17,7 @@ export async function openFile(
   try {
     info = await stat(path);
   } catch (error) {
-    throw new MarqueeError('SOURCE_UNREADABLE', `${label}: ${describeFsError(error)}`, { cause: error });
+    throw new MarqueeError('SOURCE_UNREADABLE', `${label}: ${fsErrorReason(error)}`, { cause: error });
   }
   if (info.isDirectory()) throw new MarqueeError('SOURCE_UNREADABLE', `${label}: is a directory, not a file`);
   if (info.size > options.maxBytes) {
@@ -36,14 +36,19 @@ export async function openFile(
     try {
       for await (const chunk of stream as AsyncIterable<Buffer>) yield chunk;
     } catch (error) {
-      throw new MarqueeError('SOURCE_UNREADABLE', `${label}: ${describeFsError(error)}`, { cause: error });
+      throw new MarqueeError('SOURCE_UNREADABLE', `${label}: ${fsErrorReason(error)}`, { cause: error });
     }
   }
   // fs.ReadStream reads each chunk into a buffer of its own (shrunk to fit by a copy), held by nothing after it.
   return { notModified: false, body: body(), metadata, destroy: () => stream.destroy(), ownChunks: true };
 }
 
-function describeFsError(error: unknown): string {
+/**
+ * Why a file cannot be read, in the same words for every kind of source (a playlist, a guide, a
+ * library file or folder).
+ * @example fsErrorReason(Object.assign(new Error(), { code: 'ENOENT' })) // 'file not found'
+ */
+export function fsErrorReason(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'ENOENT') return 'file not found';
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';

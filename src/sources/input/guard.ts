@@ -7,6 +7,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'nod
 import { isIP, type LookupFunction } from 'node:net';
 import { MarqueeError } from '../../errors.js';
 import { isForbiddenAddress } from './address.js';
+import type { HostMemo } from './hosts.js';
 import type { SourceOptions } from './types.js';
 
 export type AddressPolicy = (address: string) => boolean;
@@ -34,10 +35,19 @@ export function checkLiteralHost(url: URL, allow: AddressPolicy, label: string):
  * A `lookup` for http.request that resolves every address and refuses the host when any of
  * them is not allowed (a name with one private address is not trusted for its public ones).
  */
-export function guardedLookup(allow: AddressPolicy, label: string): LookupFunction {
+export function guardedLookup(allow: AddressPolicy, label: string, hosts?: HostMemo): LookupFunction {
   return (hostname, options, callback) => {
+    // "No such host" a moment ago in this import: said again at once (hosts.ts).
+    const known = hosts?.lookupFailure(hostname);
+    if (known) {
+      process.nextTick(() => callback(known as NodeJS.ErrnoException, '', 0));
+      return;
+    }
     dnsLookup(hostname, { ...(options as LookupOptions), all: true }, (error, addresses: LookupAddress[]) => {
-      if (error) return callback(error, '', 0);
+      if (error) {
+        hosts?.lookupFailed(hostname, error);
+        return callback(error, '', 0);
+      }
       const refused = addresses.find((entry) => !allow(entry.address));
       if (refused) return callback(forbidden(label, `${hostname} (${refused.address})`), '', 0);
       if ((options as LookupOptions).all) return callback(null, addresses);

@@ -9,6 +9,7 @@ import { request as httpsRequest } from 'node:https';
 import { isMarqueeError, MarqueeError } from '../../errors.js';
 import { type Deadline, sleep } from './deadline.js';
 import { type AddressPolicy, addressPolicy, checkLiteralHost, guardedLookup } from './guard.js';
+import { type HostMemo, UNREACHABLE_CONNECT_TIMEOUT_MS } from './hosts.js';
 import { redactLocation } from './location.js';
 import type { RawSource, SourceMetadata, SourceNotModified, SourceOptions } from './types.js';
 
@@ -62,14 +63,21 @@ export async function openHttp(
   let url = start;
   let redirects = 0;
   let failures = 0;
+  const hosts = options.hosts;
+  // A host that did not answer a source read before this one is asked once, briefly.
+  const retries = hosts?.unreachable(start) ? 0 : limits.retries;
   for (;;) {
     const hop = url.href === start.href ? label : `${label} (redirected to ${redactLocation(url)})`;
+    const connectTimeoutMs = hosts?.unreachable(url)
+      ? Math.min(limits.connectTimeoutMs, UNREACHABLE_CONNECT_TIMEOUT_MS)
+      : limits.connectTimeoutMs;
     let response: IncomingMessage;
     try {
-      response = await send(url, headers, allow, hop, limits.connectTimeoutMs, deadline.signal);
+      response = await send(url, headers, allow, hop, connectTimeoutMs, deadline.signal, hosts);
     } catch (error) {
       if (deadline.signal.aborted) throw deadline.signal.reason;
-      if (!isRetryable(error) || failures >= limits.retries) throw asUnreadable(error, hop, failures);
+      hosts?.failed(url, error);
+      if (!isRetryable(error) || failures >= retries) throw asUnreadable(error, hop, failures);
       await sleep(backoff(limits.retryDelayMs, failures++), deadline.signal);
       continue;
     }
@@ -109,12 +117,13 @@ function send(
   label: string,
   connectTimeoutMs: number,
   signal: AbortSignal,
+  hosts: HostMemo | undefined,
 ): Promise<IncomingMessage> {
   checkLiteralHost(url, allow, label);
   return new Promise((resolve, reject) => {
     const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
     // A fresh socket per request (agent: false): a pooled one would skip the guarded lookup.
-    const req = request(url, { headers, agent: false, lookup: guardedLookup(allow, label), signal }, resolve);
+    const req = request(url, { headers, agent: false, lookup: guardedLookup(allow, label, hosts), signal }, resolve);
     const connectTimer = setTimeout(() => {
       req.destroy(new MarqueeError('SOURCE_TIMEOUT', `${label}: no connection within ${connectTimeoutMs} ms`));
     }, connectTimeoutMs);

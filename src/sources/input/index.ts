@@ -1,6 +1,9 @@
 export { isForbiddenAddress } from './address.js';
 export { inflateChunks } from './bytes.js';
 export { type CopyFile, type CopyReadOptions, createCopyFile, openCopy, readCopyText, readFileChunks } from './copy.js';
+export { type TextEncoding, textEncodingOf } from './encoding.js';
+export { fsErrorReason } from './file.js';
+export { createHostMemo, type HostMemo, UNREACHABLE_CONNECT_TIMEOUT_MS } from './hosts.js';
 export { redactLocation } from './location.js';
 export { decodeText, openSource, readSourceText } from './open.js';
 export type {

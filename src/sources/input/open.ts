@@ -6,6 +6,7 @@
 import { MarqueeError } from '../../errors.js';
 import { inflateChunks, limitBytes } from './bytes.js';
 import { startDeadline } from './deadline.js';
+import { textEncodingOf } from './encoding.js';
 import { openFile } from './file.js';
 import { openHttp } from './http.js';
 import { parseLocation, redactLocation } from './location.js';
@@ -154,14 +155,13 @@ export async function readSourceText(
 }
 
 /**
- * Bytes to text: a UTF-16 BOM picks UTF-16, else UTF-8; the BOM is dropped and invalid
- * sequences become U+FFFD instead of failing the whole source.
+ * Bytes to text: UTF-16 when it starts with a UTF-16 BOM or looks like UTF-16 without one
+ * (encoding.ts), else UTF-8; the BOM is dropped and invalid sequences become U+FFFD instead of
+ * failing the whole source.
  * @example decodeText(Buffer.from('\uFEFFabc')) // 'abc'
  */
 export function decodeText(bytes: Uint8Array): string {
-  const encoding =
-    bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : 'utf-8';
-  return new TextDecoder(encoding).decode(bytes);
+  return new TextDecoder(textEncodingOf(bytes)).decode(bytes);
 }
 
 /**

@@ -1,4 +1,5 @@
 /** The contract of the source input layer: options in, a byte stream (or "not modified") out. */
+import type { HostMemo } from './hosts.js';
 
 /** Validators of a previous successful read, sent back as a conditional request. */
 export interface SourceValidators {
@@ -43,6 +44,12 @@ export interface SourceOptions {
   readonly userAgent?: string;
   /** Cancels the read. */
   readonly signal?: AbortSignal;
+  /**
+   * What this import learned of the hosts it reached (`createHostMemo()`, one per import): a name
+   * that did not resolve is not looked up again, a host that did not answer gets a short connect
+   * timeout and no retries. Each source is still read, and judged, on its own.
+   */
+  readonly hosts?: HostMemo;
   /**
    * Receives the source's bytes as they come (before decompression, within `maxBytes`), e.g. to
    * keep a copy of its last good read (`createCopyFile`). Awaited: a slow sink slows the read.

@@ -93,7 +93,7 @@ describe('readLibraryFile', () => {
 
   it('fails clearly on a missing file, an unknown extension, a file too large and text that is not UTF-8', async () => {
     expect(await code(readLibraryFile(join(dir, 'missing.json')))).toMatch(
-      /^SOURCE_UNREADABLE: .*missing\.json: cannot be read \(ENOENT\)/,
+      /^SOURCE_UNREADABLE: .*missing\.json: file not found$/,
     );
     expect(await code(readLibrary(join(dir, 'missing')))).toMatch(/^SOURCE_UNREADABLE: /);
     await writeFile(join(dir, 'lib.xml'), '<x/>');

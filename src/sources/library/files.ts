@@ -2,6 +2,8 @@ import type { Dirent } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { MarqueeError } from '../../errors.js';
+import { textEncodingOf } from '../input/encoding.js';
+import { fsErrorReason } from '../input/file.js';
 import type { SourceWarning } from '../records.js';
 import { assembleLibrary, type ItemCandidate } from './assemble.js';
 import { parseLibraryCsv } from './csv.js';
@@ -35,14 +37,16 @@ export async function readTextFile(path: string, maxBytes: number): Promise<stri
     bytes = buffer.subarray(0, length);
   } catch (error) {
     if (error instanceof MarqueeError) throw error;
-    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new MarqueeError('SOURCE_UNREADABLE', `${path}: cannot be read (${reason})`, {
+    throw new MarqueeError('SOURCE_UNREADABLE', `${path}: ${fsErrorReason(error)}`, {
       cause: error,
       details: { source: path },
     });
   } finally {
     await handle?.close();
   }
+  // UTF-16 (Notepad's "Unicode"), with or without a BOM, is read as such; anything else must be UTF-8.
+  const encoding = textEncodingOf(bytes);
+  if (encoding !== 'utf-8') return new TextDecoder(encoding).decode(bytes);
   try {
     return utf8.decode(bytes);
   } catch {
@@ -132,8 +136,7 @@ export async function listLibraryFolder(dir: string, options: LibraryReadOptions
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new MarqueeError('SOURCE_UNREADABLE', `${dir}: cannot be read (${reason})`, {
+    throw new MarqueeError('SOURCE_UNREADABLE', `${dir}: ${fsErrorReason(error)}`, {
       cause: error,
       details: { source: dir },
     });
@@ -191,7 +194,7 @@ export async function readLibraryFolder(dir: string, options: LibraryReadOptions
  */
 export async function readLibrary(path: string, options: LibraryReadOptions = {}): Promise<LibraryReadResult> {
   const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
-    throw new MarqueeError('SOURCE_UNREADABLE', `${path}: cannot be read (${error.code ?? error.message})`, {
+    throw new MarqueeError('SOURCE_UNREADABLE', `${path}: ${fsErrorReason(error)}`, {
       cause: error,
       details: { source: path },
     });

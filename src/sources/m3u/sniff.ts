@@ -23,6 +23,10 @@ export function notAPlaylist(text: string): string | undefined {
       : 'starts with "<" (an XML or HTML document), not a playlist';
   }
   if (!EXTINF.test(text)) {
+    // No entry, and NUL characters: an encoding that was not recognised (UTF-32, or UTF-16 of mostly non-Latin text).
+    if (text.slice(0, 1024).includes('\u0000')) {
+      return 'holds no #EXTINF entry, and NUL characters: it is likely saved as UTF-16 or UTF-32; save it as UTF-8';
+    }
     return head === '' ? 'is empty: not an IPTV playlist' : 'holds no #EXTINF entry: not an IPTV playlist';
   }
   return undefined;

@@ -1,0 +1,111 @@
+/**
+ * How to install the add-on, as its address allows: the install section of the front and
+ * configure pages, and the rules `marquee serve` prints its install line by. Everything is
+ * rendered on the server (the QR code as inline SVG).
+ */
+import { renderSVG } from 'uqr';
+import { html, SafeHtml } from './html.js';
+
+/** A QR code of `link` as inline SVG; empty when the link is too long for a QR code. */
+export function qrSvg(link: string): SafeHtml {
+  try {
+    // renderSVG draws only squares: nothing of the link is written into the markup.
+    return new SafeHtml(renderSVG(link, { ecc: 'M' }).replace('<svg ', '<svg role="img" aria-label="QR code" '));
+  } catch {
+    return new SafeHtml('');
+  }
+}
+
+/** The Stremio Web address that offers to install the add-on at `manifestUrl`. */
+export function stremioWebLink(manifestUrl: string): string {
+  return `https://web.stremio.com/#/addons?addon=${encodeURIComponent(manifestUrl)}`;
+}
+
+/**
+ * Where people read how to serve Marquee over HTTPS: docs/https.md as the npm package ships it
+ * (the server may run where no other copy is at hand).
+ */
+export const HTTPS_GUIDE_URL = 'https://unpkg.com/stremio-marquee/docs/https.md';
+
+/**
+ * How the client can install the add-on at `manifestUrl`. Stremio's `stremio://` links always
+ * mean `https://` (stremio-core swaps the scheme before it fetches), and the client installs from
+ * other machines only over https: `https` has the one-click link; plain HTTP on this machine
+ * (`loopback`) installs by pasting the address into the app on the same machine or from Stremio
+ * Web there (a browser lets an https page read http://127.0.0.1); plain HTTP on any other
+ * address (`plain`) reaches no TV or phone.
+ *
+ * @example installReach('http://192.168.1.5:7000/manifest.json') // 'plain'
+ */
+export function installReach(manifestUrl: string): 'https' | 'loopback' | 'plain' {
+  let url: URL;
+  try {
+    url = new URL(manifestUrl);
+  } catch {
+    return 'plain';
+  }
+  if (url.protocol === 'https:') return 'https';
+  return isLoopbackHost(url.hostname) ? 'loopback' : 'plain';
+}
+
+/** `localhost`, `*.localhost`, 127.0.0.0/8 and ::1, as a URL's hostname writes them. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) ||
+    host === '[::1]' ||
+    host === '::1'
+  );
+}
+
+/** The install link of an https manifest URL: the same address behind `stremio://`. */
+export function stremioLink(manifestUrl: string): string {
+  return manifestUrl.replace(/^https:\/\//, 'stremio://');
+}
+
+/** The manifest address with its Copy button. */
+function addressField(manifestUrl: string, label: string): SafeHtml {
+  return html`<label for="manifest-url">${label}</label>
+<div class="copy"><input id="manifest-url" type="text" readonly value="${manifestUrl}">
+<button type="button" class="button" data-copy="manifest-url">Copy</button></div>`;
+}
+
+/**
+ * The install section, as the address allows (`installReach`): over https the stremio://
+ * button, Stremio Web, the copyable address and a QR code of the install link (for a phone with
+ * Stremio); over plain HTTP on this machine Stremio Web and the address to paste, saying why
+ * there is no one-click install; over plain HTTP elsewhere, that a TV or phone needs HTTPS.
+ */
+export function installSection(manifestUrl: string): SafeHtml {
+  const reach = installReach(manifestUrl);
+  if (reach === 'https') {
+    const stremioUrl = stremioLink(manifestUrl);
+    return html`<section class="install" aria-label="Install">
+<div class="install-actions">
+<p class="buttons"><a class="button" href="${stremioUrl}">Install in Stremio</a>
+<a class="button secondary" href="${stremioWebLink(manifestUrl)}" rel="noreferrer" target="_blank">Open in Stremio Web</a></p>
+${addressField(manifestUrl, "Or paste this address into Stremio's add-on search:")}
+</div>
+<figure class="qr">${qrSvg(stremioUrl)}<figcaption>Scan to install on a phone with Stremio</figcaption></figure>
+</section>`;
+  }
+  const guide = html`<a href="${HTTPS_GUIDE_URL}" rel="noreferrer" target="_blank">how to serve it over HTTPS (docs/https.md)</a>`;
+  if (reach === 'loopback') {
+    return html`<section class="install" aria-label="Install">
+<div class="install-actions">
+<p class="buttons"><a class="button" href="${stremioWebLink(manifestUrl)}" rel="noreferrer" target="_blank">Open in Stremio Web</a></p>
+${addressField(manifestUrl, 'Or paste this address into the add-on search of the Stremio app on this computer:')}
+<p class="hint why">No one-click install: a Stremio install link always opens the <code>https://</code> address, and this server answers plain HTTP. Stremio on this computer accepts the <code>http://</code> address; a TV or phone needs HTTPS: ${guide}.</p>
+</div>
+</section>`;
+  }
+  return html`<section class="install needs-https" aria-label="Install">
+<div class="install-actions">
+<h2>Your TV or phone needs HTTPS</h2>
+<p>Stremio installs add-ons from other devices only over <code>https://</code>, and this server answers plain HTTP. Serve it over HTTPS (<code>marquee serve --tls-cert FILE --tls-key FILE</code>, or Caddy, Tailscale or a Cloudflare Tunnel in front of it): ${guide}.</p>
+${addressField(manifestUrl, 'Its address over plain HTTP (Stremio on another device will not install it):')}
+</div>
+</section>`;
+}
