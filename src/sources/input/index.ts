@@ -1,6 +1,7 @@
 export { isForbiddenAddress } from './address.js';
 export { inflateChunks } from './bytes.js';
 export { type CopyFile, type CopyReadOptions, createCopyFile, openCopy, readCopyText, readFileChunks } from './copy.js';
+export { limitBytes, limitsFor, SOURCE_LIMITS, type SourceKind, tooLarge } from './limits.js';
 export { redactLocation } from './location.js';
 export { decodeText, openSource, readSourceText } from './open.js';
 export type {
