@@ -19,7 +19,7 @@ import {
 } from '../server/index.js';
 import type { SetCounts, SetImportResult } from './import.js';
 import type { HostedService } from './service.js';
-import { HOSTED_FIELDS, type HostedSources, readHostedSources, sourcesToConfig } from './sources.js';
+import { HOSTED_FIELDS, type HostedSources, readHostedSources, sourcesToConfig, xtreamAccountOf } from './sources.js';
 
 const MAX_FORM_BYTES = 64 * 1024;
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
@@ -78,7 +78,22 @@ export function summaryLine(c: SetCounts): string {
 function problemOf(result: SetImportResult): { status: number; code: string; message: string } | undefined {
   const problem = result.problems[0];
   if (!problem) return undefined;
-  return { status: 422, code: problem.code, message: `${problem.field}: ${problem.message}` };
+  return { status: 422, code: problem.code, message: withoutPaths(`${problem.field}: ${problem.message}`) };
+}
+
+/** Do the stored values `old` and the form's `raw` name the same Xtream account (server and user)? */
+function sameAccount(old: Readonly<Record<string, unknown>>, raw: Readonly<Record<string, unknown>>): boolean {
+  const account = xtreamAccountOf(old);
+  return account !== undefined && account === xtreamAccountOf(raw);
+}
+
+/**
+ * Absolute paths of this machine (`/var/lib/marquee/marquee.db.hosted/9cd4….db`, `C:\\…`) cut out
+ * of a message for a user: an import failing in the store names its file. URLs are left to
+ * `scrub` (a path after a host is not at the start of a word).
+ */
+export function withoutPaths(message: string): string {
+  return message.replace(/(?<![\w.~:/\\-])(?:\/|[A-Za-z]:\\)[^\s;,'"()]*[^\s;,'"().:]/g, '…');
 }
 
 function waitFor<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
@@ -140,10 +155,12 @@ export async function handleHostedConfigure(
     const raw: Record<string, unknown> = {};
     for (const field of HOSTED_FIELDS) {
       const value = form.get(fieldName(field.key));
-      if (field.type === 'password' && (value === null || value === '') && old?.[field.key] !== undefined) {
-        raw[field.key] = old[field.key];
-      } else if (value !== null) raw[field.key] = value;
+      if (value !== null) raw[field.key] = value;
     }
+    // An empty password field keeps the stored one, but only for the account it was given for:
+    // with another server or user it would be sent to whoever the form now names.
+    const kept = old?.xtreamPass;
+    if ((raw.xtreamPass ?? '') === '' && kept !== undefined && sameAccount(old!, raw)) raw.xtreamPass = kept;
     const read = readHostedSources(raw);
     if (!read.sources) {
       if (wantsJson) {
@@ -165,7 +182,7 @@ export async function handleHostedConfigure(
   const key = service.keyOf(sources);
   const use =
     request.method === 'POST'
-      ? service.use(sources, { limitKey: `addr:${options.clientAddress}` })
+      ? service.use(sources, { limitKey: `addr:${options.clientAddress}`, strict: true })
       : service.use(sources);
   const shown: Record<string, unknown> = { ...config };
   delete shown.xtreamPass;
@@ -208,14 +225,18 @@ export async function handleHostedConfigure(
 
   const record = service.record(key);
   const problem = failure
-    ? { status: 422, code: (failure as { code?: string }).code ?? 'IMPORT_FAILED', message: failure.message }
+    ? {
+        status: 422,
+        code: (failure as { code?: string }).code ?? 'IMPORT_FAILED',
+        message: withoutPaths(failure.message),
+      }
     : result
       ? problemOf(result)
       : !use.ready && record?.lastImport?.outcome === 'failed'
         ? {
             status: 422,
             code: 'SOURCE_INVALID',
-            message: record.lastImport.problem ?? 'the sources could not be imported',
+            message: withoutPaths(record.lastImport.problem ?? 'the sources could not be imported'),
           }
         : undefined;
   if (problem) {

@@ -31,4 +31,5 @@ export {
   setKeySecret,
   sourceSetKey,
   sourcesToConfig,
+  xtreamAccountOf,
 } from './sources.js';
