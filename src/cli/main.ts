@@ -34,7 +34,22 @@ function usage(): string {
   ].join('\n');
 }
 
+/**
+ * A reader that stops reading (`marquee status | head -1`) closes the pipe: the next write fails
+ * with EPIPE, which, unhandled, ended every command with a stack trace. Every command ends
+ * quietly instead, with the exit code it has by then (0 before it has one); other write errors
+ * stay what they were.
+ */
+function endQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit();
+  });
+}
+
 function defaultIo(): Io {
+  endQuietlyOnClosedPipe(process.stdout);
+  endQuietlyOnClosedPipe(process.stderr);
   const stopped = new Promise<string>((resolve) => {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve(signal));
     // Relaunched by the bin (relaunch.ts) and the parent died: stop as on SIGTERM.
