@@ -18,8 +18,8 @@ import {
   type ServerOptions,
 } from '../server/index.js';
 import type { SetCounts, SetImportResult } from './import.js';
-import type { HostedService } from './service.js';
 import { HOSTED_FIELDS, type HostedSources, readHostedSources, sourcesToConfig, xtreamAccountOf } from './sources.js';
+import type { HostedService } from './types.js';
 
 const MAX_FORM_BYTES = 64 * 1024;
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;

@@ -26,8 +26,8 @@ import {
 import { openStore } from '../store/index.js';
 import { handleHostedConfigure } from './configure.js';
 import { createPrivateFile } from './files.js';
-import type { HostedService } from './service.js';
 import { HOSTED_FIELDS, readHostedSources } from './sources.js';
+import type { HostedService } from './types.js';
 
 export interface HostedHandlerOptions extends ServerOptions {
   /** How long a request for a set without data waits for its import. Default 8 s. */

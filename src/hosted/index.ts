@@ -16,14 +16,7 @@ export {
 } from './import.js';
 export { importInWorker } from './import-worker.js';
 export { openRegistry, REGISTRY_FILE, readRegistry, type SetRecord } from './registry.js';
-export {
-  createHostedService,
-  type HostedManifestBase,
-  type HostedOptions,
-  type HostedService,
-  type SetUse,
-  scrub,
-} from './service.js';
+export { createHostedService, scrub } from './service.js';
 export {
   HOSTED_FIELDS,
   type HostedSources,
@@ -33,3 +26,4 @@ export {
   sourcesToConfig,
   xtreamAccountOf,
 } from './sources.js';
+export type { HostedManifestBase, HostedOptions, HostedService, SetUse, UseOptions } from './types.js';

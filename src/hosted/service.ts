@@ -1,20 +1,7 @@
-/**
- * Hosted mode's layer above the store: one store per source set (its own SQLite file in the
- * hosted folder), a registry of the sets, a bounded import queue, refresh on use, least-recently
- * used eviction by count and by disk, and an add-on per set built lazily and cached (bounded).
- * The store API is untouched: a set's store is an ordinary store that holds one user's sources.
- *
- * What a request that is refused, or an import that fails, leaves behind: nothing. A set is
- * recorded once its first import succeeded; until then it is a job in memory and a file that is
- * deleted when the import fails. The registry never holds more than `maxSourceSets` sets, and
- * room is made only by evicting successful sets nobody used for `minKeepMinutes`.
- */
-import { type Addon, type AddonPart, type ConfigCodec, composeAddon } from '../addon/index.js';
 import { MarqueeError } from '../errors.js';
-import { createLibraryPart } from '../library/index.js';
-import { createLiveTvPart, type SourceState } from '../livetv/index.js';
-import { createRateLimiter, type RequestHandler } from '../server/index.js';
-import { openStore, type Store } from '../store/index.js';
+import type { SourceState } from '../livetv/index.js';
+import { createRateLimiter } from '../server/index.js';
+import { createCapacity } from './capacity.js';
 import {
   createPrivateFile,
   privateDir,
@@ -25,99 +12,13 @@ import {
   setFile,
   sizeOf,
 } from './files.js';
-import type { SetImportOptions, SetImportResult, SetProgress } from './import.js';
+import type { SetImportResult, SetProgress } from './import.js';
 import { importInWorker } from './import-worker.js';
-import { createRefusalLog, type HostedLog } from './refusals.js';
+import { createOpenSets } from './open-sets.js';
+import { createRefusalLog } from './refusals.js';
 import { openRegistry, type Registry, type SetRecord } from './registry.js';
-import { HOSTED_FIELDS, type HostedSources, sourceSetKey } from './sources.js';
-
-export interface HostedManifestBase {
-  readonly id: string;
-  readonly version: string;
-  readonly name: string;
-  readonly description: string;
-  readonly logo?: string;
-  readonly background?: string;
-  readonly contactEmail?: string;
-}
-
-export interface HostedOptions {
-  /** Folder of the sets' stores and the registry (created when missing, made private when not). */
-  readonly dir: string;
-  readonly manifest: HostedManifestBase;
-  /** Encrypts the users' sources into their install links. */
-  readonly codec: ConfigCodec;
-  /** Keys the hash that names each set (`setKeySecret(ring)`); without it, a plain hash. */
-  readonly setKeySecret?: Uint8Array;
-  /** Imports running at once; the rest wait in a queue. Default 2. */
-  readonly concurrentImports?: number;
-  /** Imports waiting at most; past it a new set is refused (busy). Default 1000. */
-  readonly maxQueued?: number;
-  /** Sets kept; the least recently used beyond it are deleted. Default 500. */
-  readonly maxSourceSets?: number;
-  /** Bytes the sets may use on disk; the least recently used beyond it are deleted. Default 2 GiB. */
-  readonly diskBudgetBytes?: number;
-  /** A set used this recently is never evicted to make room for another. Default 60 minutes. */
-  readonly minKeepMs?: number;
-  /** A set older than this is re-imported when used (its data served meanwhile); 0 never. Default 6 h. */
-  readonly refreshMs?: number;
-  /** Imports one set (one token), or one address through the configure form, may start per minute. Default 4. */
-  readonly importsPerMinute?: number;
-  /** Sets whose store and add-on stay open. Default 32. */
-  readonly maxOpenSets?: number;
-  /** Read limits and the private-address rule of every user source. */
-  readonly sourceOptions?: Pick<SetImportOptions, 'allowPrivate' | 'timeoutMs' | 'maxBytes'>;
-  /** How a set is imported; default in a worker thread (in this thread from the TypeScript sources). */
-  readonly runImport?: (file: string, sources: HostedSources, options: SetImportOptions) => Promise<SetImportResult>;
-  /** Wraps a set's add-on into the handler that answers its requests. */
-  readonly handlerFor: (addon: () => Addon) => RequestHandler;
-  /** Log lines: never URLs nor credentials, only set keys, counts and scrubbed problems. */
-  readonly log?: HostedLog;
-  /** The window over which refused requests are counted into one log line. Default 60 s. */
-  readonly refusalLogMs?: number;
-  readonly now?: () => number;
-}
-
-export interface SetUse {
-  readonly key: string;
-  /** True when the set has data to serve now. */
-  readonly ready: boolean;
-  /** The import running for it (first import or refresh), if any. */
-  readonly importing?: Promise<SetImportResult>;
-  /** Why no import could start for a set without data (rate limit, full queue, no room). */
-  readonly refused?: MarqueeError;
-}
-
-export interface UseOptions {
-  /** The configure form's client: imports are limited per address too (`addr:<address>`). */
-  readonly limitKey?: string;
-  /**
-   * The first import must be clean to be kept: a source that failed (a guide answering 404)
-   * refuses the whole set, as the configure form refuses it. Without it (an install link's
-   * request), a set that serves something is kept.
-   */
-  readonly strict?: boolean;
-}
-
-export interface HostedService {
-  readonly dir: string;
-  readonly manifest: HostedManifestBase;
-  readonly codec: ConfigCodec;
-  /** The key that names the set of `sources`. */
-  keyOf(sources: HostedSources): string;
-  /** Note a use of `sources`: starts their import when they have none, or a refresh when due. */
-  use(sources: HostedSources, options?: UseOptions): SetUse;
-  /** The request handler of a set that has data. */
-  handler(key: string): RequestHandler;
-  /** Where the running import of a set is. */
-  progress(key: string): SetProgress | undefined;
-  record(key: string): SetRecord | undefined;
-  list(): SetRecord[];
-  /** Counts a refused request, logged with the others once a minute. */
-  refused(reason: string): void;
-  /** Wait for running imports (for tests and shutdown), then write the registry and close the stores. */
-  close(): Promise<void>;
-}
+import { type HostedSources, sourceSetKey } from './sources.js';
+import type { HostedOptions, HostedService, SetUse } from './types.js';
 
 const MiB = 1_048_576;
 
@@ -129,12 +30,6 @@ interface Job {
   strict: boolean;
   progress?: SetProgress;
   start?: () => void;
-}
-
-interface OpenSet {
-  readonly store: Store;
-  addon: Addon;
-  readonly handler: RequestHandler;
 }
 
 /**
@@ -160,10 +55,7 @@ export function createHostedService(options: HostedOptions): HostedService {
   registry.flush();
   const concurrency = Math.max(1, options.concurrentImports ?? 2);
   const maxQueued = options.maxQueued ?? 1_000;
-  const budget = options.diskBudgetBytes ?? 2_048 * MiB;
-  const minKeepMs = options.minKeepMs ?? 60 * 60_000;
   const refreshMs = options.refreshMs ?? 6 * 3_600_000;
-  const maxOpen = Math.max(1, options.maxOpenSets ?? 32);
   const perMinute = options.importsPerMinute ?? 4;
   const limiter = createRateLimiter({ perMinute, burst: Math.max(1, Math.ceil(perMinute / 2)) });
   const refusals = createRefusalLog(log, options.refusalLogMs ?? 60_000, now);
@@ -171,94 +63,35 @@ export function createHostedService(options: HostedOptions): HostedService {
   const jobs = new Map<string, Job>();
   const waiting: Job[] = [];
   let active = 0;
-  const open = new Map<string, OpenSet>();
+  const openSets = createOpenSets({
+    manifest: options.manifest,
+    codec: options.codec,
+    maxOpen: Math.max(1, options.maxOpenSets ?? 32),
+    fileOf: (key) => setFile(dir, key),
+    handlerFor: options.handlerFor,
+  });
+  const capacity = createCapacity({
+    registry,
+    maxSets,
+    budget: options.diskBudgetBytes ?? 2_048 * MiB,
+    minKeepMs: options.minKeepMs ?? 60 * 60_000,
+    now,
+    importing: (key) => jobs.has(key),
+    evict: (record, why) => evictSet(record, why),
+  });
   /** Validators of each set's last good import, for "changed since?" (memory only: they name URLs). */
   const previous = new Map<string, SourceState>();
 
   const fileOf = (key: string) => setFile(dir, key);
   const hasData = (record: SetRecord | undefined) => record?.importedAt !== undefined && sizeOf(fileOf(record.key)) > 0;
 
-  function buildAddon(store: Store): Addon {
-    const parts: AddonPart[] = [];
-    if (store.counts().channels > 0) parts.push(createLiveTvPart(store));
-    if (store.libraryCounts().items > 0) parts.push(createLibraryPart(store));
-    if (parts.length === 0) parts.push(createLiveTvPart(store));
-    return composeAddon({ ...options.manifest, config: HOSTED_FIELDS, behaviorHints: { configurable: true } }, parts, {
-      configCodec: options.codec,
-      dataVersion: store.dataVersion,
-      validateResponses: true,
-      validateRawJson: false,
-    });
-  }
-
-  function openSet(key: string): OpenSet {
-    let entry = open.get(key);
-    if (entry) {
-      open.delete(key);
-      open.set(key, entry);
-      return entry;
-    }
-    // Many stores are open at once: a small page cache each. Their files stay memory-mapped
-    // (the store's default): guide pages came 1.7x faster than without the map in bench/hosted.js;
-    // mapped pages are the OS's reclaimable file cache, though counted in the RSS.
-    const store = openStore(fileOf(key), { cacheKiB: 4 * 1024 });
-    const made: { addon: Addon } = { addon: buildAddon(store) };
-    entry = { store, addon: made.addon, handler: options.handlerFor(() => (entry as OpenSet).addon) };
-    open.set(key, entry);
-    while (open.size > maxOpen) {
-      const [oldKey, oldest] = open.entries().next().value!;
-      open.delete(oldKey);
-      // Requests in flight may still read it: close a little later.
-      setTimeout(() => oldest.store.close(), 30_000).unref();
-    }
-    return entry;
-  }
-
-  function closeSet(key: string, delayMs = 0): void {
-    const entry = open.get(key);
-    if (!entry) return;
-    open.delete(key);
-    if (delayMs > 0) setTimeout(() => entry.store.close(), delayMs).unref();
-    else entry.store.close();
-  }
-
-  /** Sets that may be evicted now, least recently used first: not `keep`, not importing, not used within minKeep. */
-  function evictable(keep: string): SetRecord[] {
-    const cutoff = now() - minKeepMs;
-    return registry
-      .all()
-      .filter((s) => s.key !== keep && !jobs.has(s.key) && s.lastUsedAt <= cutoff)
-      .sort((a, b) => a.lastUsedAt - b.lastUsedAt);
-  }
-
   function evictSet(s: SetRecord, why: string): void {
     // Requests in flight may still read it (its unlinked file stays readable until closed).
-    closeSet(s.key, 30_000);
+    openSets.close(s.key, 30_000);
     removeSet(dir, s.key);
     registry.remove(s.key);
     previous.delete(s.key);
     log('info', `evicted a source set (least recently used, ${why})`, { set: s.key, bytes: s.bytes ?? 0 });
-  }
-
-  /**
-   * Evicts what may be evicted until `count` sets fit maxSourceSets and `bytes` the disk budget;
-   * true when they fit.
-   */
-  function makeRoom(keep: string, count: number, bytes: number): boolean {
-    for (const s of evictable(keep)) {
-      if (count <= maxSets && bytes <= budget) break;
-      evictSet(s, count > maxSets ? 'maxSourceSets' : 'diskBudgetMegabytes');
-      count--;
-      bytes -= s.bytes ?? 0;
-    }
-    return count <= maxSets && bytes <= budget;
-  }
-
-  const diskUse = () => registry.all().reduce((sum, s) => sum + (s.bytes ?? 0), 0);
-
-  /** Could a new set be recorded now (evicting what may be evicted)? Nothing is evicted to answer. */
-  function roomForNew(key: string): boolean {
-    return registry.size < maxSets || evictable(key).length > 0;
   }
 
   function pump(): void {
@@ -281,7 +114,7 @@ export function createHostedService(options: HostedOptions): HostedService {
         log('info', 'importing a source set', { set: key });
         const prior = previous.get(key);
         new Promise<void>((created) => {
-          if (!registry.get(key)) createPrivateFile(fileOf(key));
+          createPrivateFile(fileOf(key));
           created();
         })
           .then(() =>
@@ -293,7 +126,8 @@ export function createHostedService(options: HostedOptions): HostedService {
               },
             }),
           )
-          .then((result) => resolve(finish(job, result, now() - started)), reject)
+          .then((result) => finish(job, result, now() - started))
+          .then(resolve, reject)
           .finally(() => {
             active--;
             jobs.delete(key);
@@ -319,7 +153,7 @@ export function createHostedService(options: HostedOptions): HostedService {
 
   /** A set that was never recorded (its first import failed or was refused): its files go. */
   function forget(key: string): void {
-    closeSet(key);
+    openSets.close(key);
     removeSet(dir, key);
     previous.delete(key);
   }
@@ -346,7 +180,7 @@ export function createHostedService(options: HostedOptions): HostedService {
     }
     if (!record) {
       const bytes = setBytes(dir, k);
-      if (!makeRoom(k, registry.size + 1, diskUse() + bytes)) {
+      if (!capacity.makeRoom(k, registry.size + 1, capacity.diskUse() + bytes)) {
         forget(k);
         log('warn', 'source set not kept: no room (every set was used within hosted.minKeepMinutes)', fields);
         return noRoom(result);
@@ -367,11 +201,10 @@ export function createHostedService(options: HostedOptions): HostedService {
     privateSet(dir, k);
     record.bytes = setBytes(dir, k);
     registry.changed();
-    const entry = open.get(k);
-    if (entry) entry.addon = buildAddon(entry.store);
+    openSets.rebuild(k);
     log(result.outcome === 'imported' ? 'info' : 'warn', `source set import ${result.outcome}`, fields);
     // A refresh that grew past the disk budget makes room too, though it is kept either way.
-    makeRoom(k, registry.size, diskUse());
+    capacity.makeRoom(k, registry.size, capacity.diskUse());
     return result;
   }
 
@@ -407,7 +240,7 @@ export function createHostedService(options: HostedOptions): HostedService {
       const wait = limiter.take(`set:${key}`);
       if (wait > 0)
         return refusal(key, ready, 'RATE_LIMITED', `too many imports of these sources: try again in ${wait} s`);
-      if (!record && !roomForNew(key)) {
+      if (!record && !capacity.roomForNew(key)) {
         return refusal(
           key,
           ready,
@@ -422,7 +255,7 @@ export function createHostedService(options: HostedOptions): HostedService {
       }
     },
     keyOf: (sources) => sourceSetKey(sources, options.setKeySecret),
-    handler: (key) => openSet(key).handler,
+    handler: (key) => openSets.handler(key),
     progress: (key) => jobs.get(key)?.progress,
     record: (key) => registry.get(key),
     list: () => registry.all(),
@@ -431,7 +264,7 @@ export function createHostedService(options: HostedOptions): HostedService {
       await Promise.allSettled([...jobs.values()].map((j) => j.promise));
       refusals.flush();
       registry.close();
-      for (const key of [...open.keys()]) closeSet(key);
+      openSets.closeAll();
     },
   };
 }
