@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importInWorker, sourceSetKey } from '../src/hosted/index.js';
-import { generateKeyRing } from '../src/server/index.js';
+import { createRequestHandler, generateKeyRing } from '../src/server/index.js';
 import {
   A_CHANNELS,
   B_CHANNELS,
@@ -328,6 +328,43 @@ describe('hosted lifecycle', () => {
     expect(keys).not.toContain(second);
     expect(existsSync(join(dir, `${second}.db`))).toBe(false);
     expect(keys).toContain(sourceSetKey({ playlist: `${sources.url}/a.m3u?lru=1` }));
+  });
+
+  it('builds a page asked by many at once a single time, also when it is too large for the response cache', async () => {
+    let built = 0;
+    const h = await hosted(folder(), generateKeyRing(), {
+      // A response cache too small for any page: every request of a page is a miss.
+      handlerFor: (addon) =>
+        createRequestHandler(
+          () => {
+            const inner = addon();
+            return {
+              ...inner,
+              // A page that takes a while to build, as a large guide page does.
+              handle: async (request) => {
+                built++;
+                await new Promise((r) => setTimeout(r, 200));
+                return inner.handle(request);
+              },
+            };
+          },
+          { responseCache: { maxBytes: 1024 } },
+        ),
+    });
+    const configured = await configure(h, {
+      playlist: `${sources.url}/a.m3u?crowd=1`,
+      epg: `${sources.url}/guide.xml`,
+    });
+    const path = under(configured.json().manifestUrl, CATALOG);
+    const crowd = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        httpRequest(h.url, path, { headers: i % 2 ? { 'accept-encoding': 'br' } : {} }),
+      ),
+    );
+    expect(crowd.every((r) => r.status === 200 && r.json().metas.length === 3)).toBe(true);
+    // A few may come after the first answer went out (each is then a miss of its own), never one build each.
+    expect(built).toBeGreaterThanOrEqual(1);
+    expect(built).toBeLessThan(10);
   });
 
   it('evicts beyond the disk budget', async () => {
