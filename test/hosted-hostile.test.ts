@@ -212,6 +212,23 @@ describe('a flood of POST /configure from one address', () => {
     );
   });
 
+  it('counts one IPv6 /64 as one address: a visitor cannot take a fresh address for each request', async () => {
+    const h = await hosted(folder(), { trustProxy: true });
+    const statuses = [];
+    for (let i = 1; i <= 5; i++) {
+      const answer = await configure(
+        h,
+        { playlist: `${sources.url}/flood/v6-${i}.m3u` },
+        `2001:db8:7:7::${i.toString(16)}`,
+      );
+      statuses.push(answer.status);
+    }
+    expect(statuses).toEqual([422, 422, 429, 429, 429]);
+    expect(sources.hits.get('/flood/v6-3.m3u')).toBeUndefined();
+    // Another /64 is another visitor.
+    expect((await configure(h, { playlist: `${sources.url}/flood/v6-6.m3u` }, '2001:db8:7:8::1')).status).toBe(422);
+  });
+
   it('names the set, not the address, when the set is the one asked too often', async () => {
     const h = await hosted(folder(), { trustProxy: true, importsPerMinute: 2 });
     const fields = { playlist: `${sources.url}/flood/set-limit.m3u` };

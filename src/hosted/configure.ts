@@ -81,6 +81,28 @@ function problemOf(result: SetImportResult): { status: number; code: string; mes
   return { status: 422, code: problem.code, message: withoutPaths(`${problem.field}: ${problem.message}`) };
 }
 
+/**
+ * The block of addresses one visitor holds, for the per-address import limit: an IPv4 address,
+ * or the /64 of an IPv6 address (one home or one server gets a whole /64, and would otherwise
+ * have 2^64 fresh addresses to configure from).
+ * @example addressBlock('2001:db8:1:2:aa::5') // '2001:db8:1:2::/64'
+ */
+export function addressBlock(address: string): string {
+  const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  if (!bare.includes(':') || /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(bare)) return bare.replace(/^::ffff:/i, '');
+  const [head = '', tail] = bare.toLowerCase().split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === undefined || tail === '' ? [] : tail.split(':');
+  const groups =
+    tail === undefined
+      ? left
+      : [...left, ...new Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
 /** Do the stored values `old` and the form's `raw` name the same Xtream account (server and user)? */
 function sameAccount(old: Readonly<Record<string, unknown>>, raw: Readonly<Record<string, unknown>>): boolean {
   const account = xtreamAccountOf(old);
@@ -182,7 +204,7 @@ export async function handleHostedConfigure(
   const key = service.keyOf(sources);
   const use =
     request.method === 'POST'
-      ? service.use(sources, { limitKey: `addr:${options.clientAddress}`, strict: true })
+      ? service.use(sources, { limitKey: `addr:${addressBlock(options.clientAddress)}`, strict: true })
       : service.use(sources);
   const shown: Record<string, unknown> = { ...config };
   delete shown.xtreamPass;

@@ -7,7 +7,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { withoutPaths } from './configure.js';
+import { addressBlock, withoutPaths } from './configure.js';
 import { privateDir } from './files.js';
 import { createRefusalLog } from './refusals.js';
 import { xtreamAccountOf } from './sources.js';
@@ -59,6 +59,19 @@ describe('messages for users', () => {
     ]) {
       expect(withoutPaths(kept)).toBe(kept);
     }
+  });
+});
+
+describe('the address block of the per-address import limit', () => {
+  it('is an IPv4 address itself, and the /64 of an IPv6 address', () => {
+    expect(addressBlock('203.0.113.7')).toBe('203.0.113.7');
+    expect(addressBlock('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(addressBlock('2001:db8:1:2:aa::5')).toBe('2001:db8:1:2::/64');
+    expect(addressBlock('2001:db8:1:2:ffff:ffff:ffff:1')).toBe('2001:db8:1:2::/64');
+    expect(addressBlock('[2001:0db8:0001:0002::1]')).toBe('2001:db8:1:2::/64');
+    expect(addressBlock('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(addressBlock('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(addressBlock('::1')).toBe('0:0:0:0::/64');
   });
 });
 
