@@ -36,6 +36,7 @@ export const ERROR_CODES = {
   IMPORT_FAILED: 'An import failed; the previous data is still served',
   STORE_UNAVAILABLE: 'The database cannot be opened or is corrupt',
   RATE_LIMITED: 'Too many requests from one address',
+  CROSS_SITE_REQUEST: 'A form was posted to this server from a page of another site',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -240,6 +240,7 @@ const RUNNERS: Record<string, (block: Block) => Promise<void>> = {
       concurrentImports: 2,
       maxSourceSets: 500,
       diskBudgetMegabytes: 2048,
+      minKeepMinutes: 60,
       waitSeconds: 8,
       importsPerMinute: 4,
     });

@@ -4,12 +4,12 @@
  * a restart, sets are shared, evicted and imported again, private addresses are refused, and no
  * secret reaches a log line.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importInWorker, sourceSetKey } from '../src/hosted/index.js';
-import { generateKeyRing } from '../src/server/index.js';
+import { createRequestHandler, generateKeyRing } from '../src/server/index.js';
 import {
   A_CHANNELS,
   B_CHANNELS,
@@ -162,10 +162,12 @@ describe('hosted mode', () => {
     expect(catalogA.json().metas).toHaveLength(3);
     expect(catalogB.json().metas).toHaveLength(2);
     expect(sources.hits.get('/b.m3u') ?? 0).toBe(before);
-    // The HTML playlist's set is listed too, with its failed import and no data.
+    // The HTML playlist's set, refused, left nothing: no record, no file.
     const sets = h.service.list();
-    expect(sets.filter((s) => s.importedAt !== undefined)).toHaveLength(2);
-    expect(sets.find((s) => s.importedAt === undefined)?.lastImport).toMatchObject({ outcome: 'failed' });
+    expect(sets).toHaveLength(2);
+    expect(sets.every((s) => s.importedAt !== undefined && s.lastImport?.outcome === 'imported')).toBe(true);
+    const html = sourceSetKey({ playlist: `${sources.url}/page.html` });
+    expect(readdirSync(dir).filter((name) => name.startsWith(html))).toEqual([]);
   });
 });
 
@@ -312,10 +314,13 @@ describe('hosted lifecycle', () => {
 
   it('evicts the least recently used set beyond maxSourceSets and imports it again on use', async () => {
     const dir = folder();
-    const h = await hosted(dir, generateKeyRing(), { maxSourceSets: 2 });
+    const clock = { now: Date.now() };
+    const h = await hosted(dir, generateKeyRing(), { maxSourceSets: 2, now: () => clock.now });
     const one = await configure(h, { playlist: `${sources.url}/a.m3u?lru=1` });
     await configure(h, { playlist: `${sources.url}/b.m3u?lru=2` });
-    // Using the first again makes the second the least recently used.
+    // An hour later, using the first again makes the second the least recently used, and no
+    // longer within hosted.minKeepMinutes.
+    clock.now += 61 * 60_000;
     await httpRequest(h.url, under(one.json().manifestUrl, CATALOG));
     const third = await configure(h, { playlist: `${sources.url}/b.m3u?lru=3` });
     expect(third.status).toBe(200);
@@ -327,12 +332,58 @@ describe('hosted lifecycle', () => {
     expect(keys).toContain(sourceSetKey({ playlist: `${sources.url}/a.m3u?lru=1` }));
   });
 
+  it('builds a page asked by many at once a single time, also when it is too large for the response cache', async () => {
+    let built = 0;
+    const h = await hosted(folder(), generateKeyRing(), {
+      // A response cache too small for any page: every request of a page is a miss.
+      handlerFor: (addon) =>
+        createRequestHandler(
+          () => {
+            const inner = addon();
+            return {
+              ...inner,
+              // A page that takes a while to build, as a large guide page does.
+              handle: async (request) => {
+                built++;
+                await new Promise((r) => setTimeout(r, 200));
+                return inner.handle(request);
+              },
+            };
+          },
+          { responseCache: { maxBytes: 1024 } },
+        ),
+    });
+    const configured = await configure(h, {
+      playlist: `${sources.url}/a.m3u?crowd=1`,
+      epg: `${sources.url}/guide.xml`,
+    });
+    const path = under(configured.json().manifestUrl, CATALOG);
+    const crowd = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        httpRequest(h.url, path, { headers: i % 2 ? { 'accept-encoding': 'br' } : {} }),
+      ),
+    );
+    expect(crowd.every((r) => r.status === 200 && r.json().metas.length === 3)).toBe(true);
+    // A few may come after the first answer went out (each is then a miss of its own), never one build each.
+    expect(built).toBeGreaterThanOrEqual(1);
+    expect(built).toBeLessThan(10);
+  });
+
   it('evicts beyond the disk budget', async () => {
-    const h = await hosted(folder(), generateKeyRing(), { diskBudgetBytes: 1 });
+    const dir = folder();
+    const ring = generateKeyRing();
+    const clock = { now: Date.now() };
+    let h = await hosted(dir, ring, { now: () => clock.now });
     await configure(h, { playlist: `${sources.url}/a.m3u?disk=1` });
-    await configure(h, { playlist: `${sources.url}/b.m3u?disk=2` });
-    // Every set is over a one-byte budget: only the newest is kept.
-    expect(h.service.list().map((s) => s.key)).toEqual([sourceSetKey({ playlist: `${sources.url}/b.m3u?disk=2` })]);
+    const bytes = h.service.list()[0]!.bytes!;
+    expect(bytes).toBeGreaterThan(0);
+    await h.close();
+    running.splice(running.indexOf(h), 1);
+    // A budget of one set and a half: the second set, an hour later, takes the first one's place.
+    h = await hosted(dir, ring, { now: () => clock.now, diskBudgetBytes: Math.round(bytes * 1.5) });
+    clock.now += 61 * 60_000;
+    expect((await configure(h, { playlist: `${sources.url}/a.m3u?disk=2` })).status).toBe(200);
+    expect(h.service.list().map((s) => s.key)).toEqual([sourceSetKey({ playlist: `${sources.url}/a.m3u?disk=2` })]);
   });
 
   it('refuses private addresses without --allow-private-sources', async () => {

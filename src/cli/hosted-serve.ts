@@ -51,6 +51,7 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
     ...(h.concurrentImports ? { concurrentImports: h.concurrentImports } : {}),
     ...(h.maxSourceSets ? { maxSourceSets: h.maxSourceSets } : {}),
     ...(h.diskBudgetMegabytes ? { diskBudgetBytes: h.diskBudgetMegabytes * MiB } : {}),
+    ...(h.minKeepMinutes !== undefined ? { minKeepMs: h.minKeepMinutes * 60_000 } : {}),
     ...(h.importsPerMinute ? { importsPerMinute: h.importsPerMinute } : {}),
     refreshMs: hours * 3_600_000,
     sourceOptions: {

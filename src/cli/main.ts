@@ -35,12 +35,28 @@ function usage(): string {
   ].join('\n');
 }
 
-function defaultIo(): Io {
+/**
+ * The process's own streams and signals. A reader that stops reading (`marquee status | head -1`)
+ * closes the pipe: the next write fails with EPIPE, which, unhandled, ended every command with a
+ * stack trace. Now `serve` stops as on SIGTERM (the requests in flight are answered) and every
+ * other command ends at once, quietly, with the exit code it has by then (0 before it has one);
+ * other write errors stay what they were.
+ */
+function defaultIo(command: string | undefined): Io {
+  let stop: (why: string) => void = () => {};
   const stopped = new Promise<string>((resolve) => {
+    stop = resolve;
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve(signal));
     // Relaunched by the bin (relaunch.ts) and the parent died: stop as on SIGTERM.
     void parentGone().then(() => resolve('parent process gone'));
   });
+  const closedPipe = (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    if (command === 'serve') stop('standard output closed');
+    else process.exit();
+  };
+  process.stdout.on('error', closedPipe);
+  process.stderr.on('error', closedPipe);
   const onReload = (listener: () => void) => {
     process.on('SIGHUP', listener);
     return () => {
@@ -55,7 +71,7 @@ function defaultIo(): Io {
  *
  * @example process.exitCode = await main(['serve', '--port', '7000'])
  */
-export async function main(argv: string[], given: Io = defaultIo()): Promise<number> {
+export async function main(argv: string[], given: Io = defaultIo(argv[0])): Promise<number> {
   // Everything printed may carry names from sources and other add-ons: control characters escaped.
   const io: Io = { ...given, stdout: printableStream(given.stdout), stderr: printableStream(given.stderr) };
   const [name, ...rest] = argv;

@@ -141,6 +141,8 @@ export const SettingsSchema = v.strictObject({
       concurrentImports: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(64))),
       maxSourceSets: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
       diskBudgetMegabytes: v.optional(v.pipe(v.number(), v.minValue(1))),
+      /** A source set used this recently is never evicted to make room for a new one. Default 60. */
+      minKeepMinutes: v.optional(v.pipe(v.number(), v.minValue(0))),
       waitSeconds: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(60))),
       /** Imports one install link (source set), or one address through the configure form, may start a minute. */
       importsPerMinute: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),

@@ -18,8 +18,8 @@ import {
   type ServerOptions,
 } from '../server/index.js';
 import type { SetCounts, SetImportResult } from './import.js';
-import type { HostedService } from './service.js';
-import { HOSTED_FIELDS, type HostedSources, readHostedSources, sourcesToConfig } from './sources.js';
+import { HOSTED_FIELDS, type HostedSources, readHostedSources, sourcesToConfig, xtreamAccountOf } from './sources.js';
+import type { HostedService } from './types.js';
 
 const MAX_FORM_BYTES = 64 * 1024;
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
@@ -78,7 +78,44 @@ export function summaryLine(c: SetCounts): string {
 function problemOf(result: SetImportResult): { status: number; code: string; message: string } | undefined {
   const problem = result.problems[0];
   if (!problem) return undefined;
-  return { status: 422, code: problem.code, message: `${problem.field}: ${problem.message}` };
+  return { status: 422, code: problem.code, message: withoutPaths(`${problem.field}: ${problem.message}`) };
+}
+
+/**
+ * The block of addresses one visitor holds, for the per-address import limit: an IPv4 address,
+ * or the /64 of an IPv6 address (one home or one server gets a whole /64, and would otherwise
+ * have 2^64 fresh addresses to configure from).
+ * @example addressBlock('2001:db8:1:2:aa::5') // '2001:db8:1:2::/64'
+ */
+export function addressBlock(address: string): string {
+  const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  if (!bare.includes(':') || /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(bare)) return bare.replace(/^::ffff:/i, '');
+  const [head = '', tail] = bare.toLowerCase().split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === undefined || tail === '' ? [] : tail.split(':');
+  const groups =
+    tail === undefined
+      ? left
+      : [...left, ...new Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
+/** Do the stored values `old` and the form's `raw` name the same Xtream account (server and user)? */
+function sameAccount(old: Readonly<Record<string, unknown>>, raw: Readonly<Record<string, unknown>>): boolean {
+  const account = xtreamAccountOf(old);
+  return account !== undefined && account === xtreamAccountOf(raw);
+}
+
+/**
+ * Absolute paths of this machine (`/var/lib/marquee/marquee.db.hosted/9cd4….db`, `C:\\…`) cut out
+ * of a message for a user: an import failing in the store names its file. URLs are left to
+ * `scrub` (a path after a host is not at the start of a word).
+ */
+export function withoutPaths(message: string): string {
+  return message.replace(/(?<![\w.~:/\\-])(?:\/|[A-Za-z]:\\)[^\s;,'"()]*[^\s;,'"().:]/g, '…');
 }
 
 function waitFor<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
@@ -140,10 +177,12 @@ export async function handleHostedConfigure(
     const raw: Record<string, unknown> = {};
     for (const field of HOSTED_FIELDS) {
       const value = form.get(fieldName(field.key));
-      if (field.type === 'password' && (value === null || value === '') && old?.[field.key] !== undefined) {
-        raw[field.key] = old[field.key];
-      } else if (value !== null) raw[field.key] = value;
+      if (value !== null) raw[field.key] = value;
     }
+    // An empty password field keeps the stored one, but only for the account it was given for:
+    // with another server or user it would be sent to whoever the form now names.
+    const kept = old?.xtreamPass;
+    if ((raw.xtreamPass ?? '') === '' && kept !== undefined && sameAccount(old!, raw)) raw.xtreamPass = kept;
     const read = readHostedSources(raw);
     if (!read.sources) {
       if (wantsJson) {
@@ -165,7 +204,7 @@ export async function handleHostedConfigure(
   const key = service.keyOf(sources);
   const use =
     request.method === 'POST'
-      ? service.use(sources, { limitKey: `addr:${options.clientAddress}` })
+      ? service.use(sources, { limitKey: `addr:${addressBlock(options.clientAddress)}`, strict: true })
       : service.use(sources);
   const shown: Record<string, unknown> = { ...config };
   delete shown.xtreamPass;
@@ -208,14 +247,18 @@ export async function handleHostedConfigure(
 
   const record = service.record(key);
   const problem = failure
-    ? { status: 422, code: (failure as { code?: string }).code ?? 'IMPORT_FAILED', message: failure.message }
+    ? {
+        status: 422,
+        code: (failure as { code?: string }).code ?? 'IMPORT_FAILED',
+        message: withoutPaths(failure.message),
+      }
     : result
       ? problemOf(result)
       : !use.ready && record?.lastImport?.outcome === 'failed'
         ? {
             status: 422,
             code: 'SOURCE_INVALID',
-            message: record.lastImport.problem ?? 'the sources could not be imported',
+            message: withoutPaths(record.lastImport.problem ?? 'the sources could not be imported'),
           }
         : undefined;
   if (problem) {

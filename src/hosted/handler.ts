@@ -16,6 +16,8 @@ import {
   clientAddress,
   createRateLimiter,
   createRequestHandler,
+  crossSiteOrigin,
+  crossSiteResponse,
   localPath,
   type RequestHandler,
   redactPath,
@@ -23,8 +25,9 @@ import {
 } from '../server/index.js';
 import { openStore } from '../store/index.js';
 import { handleHostedConfigure } from './configure.js';
-import type { HostedService } from './service.js';
+import { createPrivateFile } from './files.js';
 import { HOSTED_FIELDS, readHostedSources } from './sources.js';
+import type { HostedService } from './types.js';
 
 export interface HostedHandlerOptions extends ServerOptions {
   /** How long a request for a set without data waits for its import. Default 8 s. */
@@ -40,6 +43,15 @@ export interface HostedHandler {
   close(): void;
 }
 
+/** Configure answers that refuse the request, by the reason they are counted under. */
+const REFUSED: Readonly<Record<number, string>> = {
+  400: 'invalid',
+  404: 'not-ours',
+  413: 'invalid',
+  429: 'rate-limit',
+  503: 'busy',
+};
+
 /** The answer of a set still importing: asked again soon, never kept stale. */
 export const PENDING_CACHE_CONTROL = 'max-age=30';
 
@@ -48,6 +60,7 @@ export function createHostedHandler(service: HostedService, options: HostedHandl
   const waitMs = options.waitMs ?? 8_000;
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
   // The public add-on lists the live-TV catalog of an empty store: what every user's add-on has.
+  createPrivateFile(join(service.dir, 'empty.db'));
   const empty = openStore(join(service.dir, 'empty.db'));
   const make = (required: boolean) =>
     composeAddon(
@@ -77,20 +90,31 @@ export function createHostedHandler(service: HostedService, options: HostedHandl
   async function route(request: CoreRequest): Promise<CoreResponse> {
     if (limiter) {
       const wait = limiter.take(clientAddress(request, options.trustProxy));
-      if (wait > 0) return text(429, 'Too many requests', { 'retry-after': String(wait) });
+      if (wait > 0) {
+        service.refused('rate-limit');
+        return text(429, 'Too many requests', { 'retry-after': String(wait) });
+      }
     }
     const path = localPath(request.url, basePath);
     if (path === undefined) return publicHandler(request);
     const configure = /^\/(?:([^/]+)\/)?configure\/?$/.exec(path);
     if (configure && (request.method === 'POST' || configure[1] !== undefined) && request.method !== 'OPTIONS') {
       const started = performance.now();
+      const foreign = request.method === 'POST' ? crossSiteOrigin(request, options) : undefined;
+      if (foreign !== undefined) {
+        service.refused('cross-site');
+        return crossSiteResponse(foreign);
+      }
       const response = await handleHostedConfigure(service, request, configure[1], {
         ...options,
         waitMs,
         clientAddress: clientAddress(request, options.trustProxy),
       });
-      // The same request line as every other answer's, the token never written out.
-      if (options.logger && options.logger.requests !== false) {
+      // A refused request is counted into a line a minute; the others get the same request
+      // line as every other answer's, the token never written out.
+      const refusedAs = REFUSED[response.status];
+      if (refusedAs !== undefined) service.refused(refusedAs);
+      else if (options.logger && options.logger.requests !== false) {
         options.logger.info({
           method: request.method,
           path: redactPath(request.url, basePath),
@@ -111,7 +135,10 @@ export function createHostedHandler(service: HostedService, options: HostedHandl
     }
     const values = service.codec.decode(parsed.config);
     const sources = values ? readHostedSources(values).sources : undefined;
-    if (!sources) return text(404, 'Not found');
+    if (!sources) {
+      service.refused('not-ours');
+      return text(404, 'Not found');
+    }
     const use = service.use(sources);
     if (use.ready) return service.handler(use.key)(request);
     if (use.importing) {

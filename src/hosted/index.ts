@@ -16,14 +16,7 @@ export {
 } from './import.js';
 export { importInWorker } from './import-worker.js';
 export { openRegistry, REGISTRY_FILE, readRegistry, type SetRecord } from './registry.js';
-export {
-  createHostedService,
-  type HostedManifestBase,
-  type HostedOptions,
-  type HostedService,
-  type SetUse,
-  scrub,
-} from './service.js';
+export { createHostedService, scrub } from './service.js';
 export {
   HOSTED_FIELDS,
   type HostedSources,
@@ -31,4 +24,6 @@ export {
   setKeySecret,
   sourceSetKey,
   sourcesToConfig,
+  xtreamAccountOf,
 } from './sources.js';
+export type { HostedManifestBase, HostedOptions, HostedService, SetUse, UseOptions } from './types.js';

@@ -117,6 +117,26 @@ export function readHostedSources(values: Readonly<Record<string, unknown>>): {
 }
 
 /**
+ * The Xtream account `values` name (the configure form's fields or a token's): its normalised
+ * server URL and its user, written into the URL or beside it; undefined without a server URL. A
+ * stored password may only follow a form to the same account (configure.ts).
+ * @example xtreamAccountOf({ xtreamUrl: 'http://tv.example:8080/', xtreamUser: 'me' }) // 'http://tv.example:8080/\nme'
+ */
+export function xtreamAccountOf(values: Readonly<Record<string, unknown>>): string | undefined {
+  const raw = text(values, 'xtreamUrl');
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return undefined;
+  }
+  url.hash = '';
+  const user = text(values, 'xtreamUser') ?? (url.searchParams.get('username') || decode(url.username) || '');
+  return `${url.href}\n${user}`;
+}
+
+/**
  * The source set's key: a keyed hash (HMAC-SHA-256 under `secret`) of the normalised sources, so
  * two users with the same sources share one import and one store. It names files, log lines and
  * status lines; it reveals no URL, and without the secret nobody holding a key (a log, a status

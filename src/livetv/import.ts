@@ -22,6 +22,7 @@ import {
   openSource,
   readFileChunks,
   redactLocation,
+  SOURCE_LIMITS,
 } from '../sources/input/index.js';
 import { SpareXmltvThread, StringInterner, xmltvThreadUsed } from '../sources/xmltv/index.js';
 import {
@@ -64,7 +65,7 @@ import { warningList } from './warnings.js';
 const HOUR = 3_600_000;
 const MiB = 1024 * 1024;
 /** A playlist's text, read back from a copy, is capped as the playlist itself is. */
-const PLAYLIST_MAX_BYTES = 64 * MiB;
+const PLAYLIST_MAX_BYTES = SOURCE_LIMITS.playlist.maxBytes;
 
 /** What matching needs of a stored channel. */
 interface MatchChannel extends MatchSubject {

@@ -4,7 +4,7 @@
  * source does: then nothing is imported at all. Otherwise the unchanged ones are read again.
  */
 import type { SourceCopySink, SourceOptions, SourceStream, SourceValidators } from '../sources/input/index.js';
-import { openSource, readSourceText, redactLocation } from '../sources/input/index.js';
+import { limitsFor, openSource, readSourceText, redactLocation } from '../sources/input/index.js';
 import type { GuideSource, ImportProgress, PlaylistSource, SourceReport, SourceState } from './types.js';
 
 export interface PlaylistText {
@@ -26,8 +26,8 @@ export function validatorsOf(metadata: { etag?: string; lastModified?: string })
 }
 
 /**
- * Reads one playlist whole (playlists are small; `readSourceText` caps their size), conditionally
- * when `previous` is given.
+ * Reads one playlist whole (playlists are small: their cap, limitsFor 'playlist', applies while
+ * the bytes arrive, whatever `options.maxBytes` allows), conditionally when `previous` is given.
  * @example const p = await readPlaylist({ location: 'list.m3u' }, { allowPrivateAddresses: true })
  */
 export async function readPlaylist(
@@ -37,7 +37,7 @@ export async function readPlaylist(
 ): Promise<PlaylistText> {
   const started = performance.now();
   const label = redactLocation(source.location);
-  const result = await readSourceText(source.location, options);
+  const result = await readSourceText(source.location, limitsFor('playlist', options));
   const bytes = result.notModified ? 0 : Buffer.byteLength(result.text);
   const validators = validatorsOf(result.metadata) ?? options.previous;
   // Read whole before it is parsed: its #EXTINF lines are the entries the parser will find.

@@ -19,7 +19,8 @@ import {
   sendEntry,
   textResponse,
 } from './respond.js';
-import { ResponseCache } from './response-cache.js';
+import { type CachedResponse, ResponseCache } from './response-cache.js';
+import { crossSiteOrigin, crossSiteResponse } from './same-site.js';
 import type {
   AddonSource,
   CachedAnswer,
@@ -56,7 +57,9 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
    * Answers being computed, by data version and path: a request of a path already being answered
    * waits for that answer instead of computing it again (single flight). Without it, 300 requests
    * of one uncached 1.3 MB guide page each rendered and compressed it, and none was answered
-   * within seconds. Only with the response cache, which the waiting requests are answered from.
+   * within seconds. The waiting requests are answered from the leader's answer itself, compressed
+   * once for all of them: also when it is not kept in the response cache (too large for it, not
+   * cacheable, or no cache at all, as in hosted mode's pending answers).
    */
   const flights = new Map<string, Flight>();
 
@@ -95,6 +98,8 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
     const isRead = method === 'GET' || method === 'HEAD';
     const configure = /^\/(?:([^/]+)\/)?configure\/?$/.exec(path);
     if (method === 'POST' && configure) {
+      const foreign = crossSiteOrigin(request, options);
+      if (foreign !== undefined) return crossSiteResponse(foreign, requestId);
       return handleConfigure(getAddon(), request, configure[1], baseUrl(request), 'POST');
     }
     if (!isRead) return textResponse(405, 'Method not allowed', { allow: ALLOWED });
@@ -119,23 +124,24 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
 
     const parsed = parseAddonPath(path);
     if (!parsed) return notFoundResponse();
-    const flightKey = cache ? `${version}\u0000${path}` : undefined;
-    for (let leader = flightKey && flights.get(flightKey); leader && cache; leader = flights.get(flightKey!)) {
+    const flightKey = `${version}\u0000${path}`;
+    for (let leader = flights.get(flightKey); leader; leader = flights.get(flightKey)) {
       leader.followers++;
       const outcome = await leader.done;
-      const waited = cached(Date.now());
-      if (waited) return waited;
-      // Not kept: answered on its own, as without the cache. When the first request failed, the
-      // first waiting one computes it and the others wait for that one.
-      if (outcome !== 'failed') break;
+      if (outcome === 'failed') continue; // the first waiting one computes it, the others wait for that one
+      if (outcome === 'not-found') return notFoundResponse();
+      return sendEntry(
+        outcome.entry,
+        request.header('accept-encoding'),
+        request.header('if-none-match'),
+        compression,
+        outcome.keptAs !== undefined && cache ? { cache, key: outcome.keptAs } : undefined,
+      );
     }
-    let flight: Flight | undefined;
-    if (flightKey !== undefined && !flights.has(flightKey)) {
-      flight = newFlight();
-      flights.set(flightKey, flight);
-    }
+    let flight: Flight | undefined = newFlight();
+    flights.set(flightKey, flight);
     const land = (outcome: FlightOutcome) => {
-      if (flight === undefined || flightKey === undefined) return;
+      if (flight === undefined) return;
       flights.delete(flightKey);
       flight.land(outcome);
       flight = undefined;
@@ -153,18 +159,26 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
             });
       if (answer.status === 404) {
         logger?.info({ requestId, notFound: answer.reason });
-        land('answered');
+        land('not-found');
         return notFoundResponse();
       }
       const hints = Object.keys(answer.cache).length > 0 ? answer.cache : defaultCache;
       const ttl = Math.min((hints.cacheMaxAge ?? 0) * 1000, cache?.maxTtlMs ?? 0);
-      const { entry, release } = jsonEntry(answer.body, hints, version, now + ttl);
+      const built = jsonEntry(answer.body, hints, version, now + ttl);
+      const { entry } = built;
+      let release = built.release;
+      const followers = flight?.followers ?? 0;
       // Requests that waited for this answer are the second request of its path that admits it.
-      const kept =
-        cache !== undefined && ttl > 0 && (cache.admit(path, now) || (flight !== undefined && flight.followers > 0));
+      const kept = cache !== undefined && ttl > 0 && (cache.admit(path, now) || followers > 0);
       if (kept) cache.set(path, entry);
+      if (release !== undefined && !kept && followers > 0) {
+        // The waiting requests write this body after this one gave it back: they get a copy of their own.
+        (entry.bodies as { identity?: Buffer }).identity = Buffer.from(entry.bodies.identity!);
+        release();
+        release = undefined;
+      }
       // The waiting requests go on now, and share the compression below (sendEntry compresses an entry once at a time).
-      land('answered');
+      land({ entry, ...(kept ? { keptAs: path } : {}) });
       return await sendPrepared(request, entry, release, kept ? path : undefined);
     } finally {
       land('failed');
@@ -330,8 +344,8 @@ export function redactPath(url: string, basePath = ''): string {
   return basePath + segments.join('/') + (q === -1 ? '' : '?…');
 }
 
-/** How a flight ended: with an answer (kept in the cache or not), or with a failure. */
-type FlightOutcome = 'answered' | 'failed';
+/** How a flight ended: with an answer (and the path it is cached under, if it is), a 404, or a failure. */
+type FlightOutcome = { readonly entry: CachedResponse; readonly keptAs?: string } | 'not-found' | 'failed';
 
 /** An answer being computed; `done` resolves (never rejects) once it is answered or has failed. */
 interface Flight {

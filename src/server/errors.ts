@@ -18,4 +18,5 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   IMPORT_FAILED: 500,
   STORE_UNAVAILABLE: 503,
   RATE_LIMITED: 429,
+  CROSS_SITE_REQUEST: 403,
 };

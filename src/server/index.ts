@@ -30,4 +30,5 @@ export {
 export { pageHeaders } from './page.js';
 export { createRateLimiter, type RateLimiter, type RateLimitOptions } from './rate-limit.js';
 export { clientAddress, localPath } from './request-path.js';
+export { crossSiteOrigin, crossSiteResponse } from './same-site.js';
 export type { AddonSource, CoreRequest, CoreResponse, Logger, RequestHandler, ServerOptions } from './types.js';

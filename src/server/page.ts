@@ -1,7 +1,13 @@
 import type { Manifest } from '../protocol/manifest.js';
 import { html, SafeHtml } from './html.js';
 
-/** Security headers for every HTML page: no inline script but ours (by nonce), no framing, no sniffing. */
+/**
+ * Security headers for every HTML page: no inline script but ours (by nonce), no framing, no
+ * sniffing. The referrer policy is `same-origin`: a page's address (a reconfigure page's holds the
+ * user's token) never reaches another site, and the page's own form names its origin when it
+ * posts (`no-referrer` made browsers send `Origin: null`, which POST /configure must refuse: any
+ * site can send it).
+ */
 export function pageHeaders(nonce: string): Record<string, string> {
   return {
     'content-type': 'text/html; charset=utf-8',
@@ -15,7 +21,7 @@ export function pageHeaders(nonce: string): Record<string, string> {
       "base-uri 'none'",
     ].join('; '),
     'x-frame-options': 'DENY',
-    'referrer-policy': 'no-referrer',
+    'referrer-policy': 'same-origin',
     'cache-control': 'no-store',
   };
 }
@@ -100,7 +106,7 @@ export function layout(manifest: Manifest, nonce: string, title: string, body: S
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${title}</title>
 <link rel="icon" href="${manifest.logo ?? 'data:,'}">
 <style>${new SafeHtml(STYLE)}</style>

@@ -1,8 +1,8 @@
 /**
  * Requests of a path whose answer is being computed wait for it (core.ts, single flight) and are
- * answered from the response cache, its compression shared: the handler runs once for a crowd.
- * A failed or uncacheable first answer lets the others compute their own, and a new data version
- * is a new flight.
+ * answered from that answer, its compression shared: the handler runs once for a crowd, whether
+ * the answer is kept in the response cache or not (no cache, too large for it). A failed first
+ * answer lets the others compute their own, and a new data version is a new flight.
  */
 import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -120,14 +120,36 @@ describe('single flight', () => {
     expect((await Promise.all([first, other, newer])).map((r) => r.status)).toEqual([200, 200, 200]);
   });
 
-  it('answers waiting requests of an uncacheable answer by computing each', async () => {
+  it('shares an answer that is not cached (no response cache) with the requests that waited for it', async () => {
     const { addon, state, close } = slowAddon();
     const handle = createRequestHandler(addon, { responseCache: false });
     close();
-    const crowd = Array.from({ length: 4 }, () => handle(request('/catalog/movie/films.json')));
+    const crowd = Array.from({ length: 4 }, (_, i) =>
+      handle(request('/catalog/movie/films.json', i % 2 === 0 ? 'br' : undefined)),
+    );
     await new Promise((resolve) => setTimeout(resolve, 20));
     state.open();
-    expect((await Promise.all(crowd)).every((r) => r.status === 200)).toBe(true);
-    expect(state.calls).toBe(4);
+    const responses = await Promise.all(crowd);
+    expect(responses.every((r) => r.status === 200)).toBe(true);
+    expect(state.calls).toBe(1);
+    const br = responses.filter((r) => r.headers['content-encoding'] === 'br').map((r) => r.body);
+    expect(br).toHaveLength(2);
+    expect(br[0]).toBe(br[1]);
+    // Not cached: the next request computes it again.
+    await handle(request('/catalog/movie/films.json'));
+    expect(state.calls).toBe(2);
+  });
+
+  it('shares an answer too large for the response cache', async () => {
+    const { addon, state, close } = slowAddon();
+    const handle = createRequestHandler(addon, { responseCache: { maxBytes: 1024 } });
+    close();
+    const crowd = Array.from({ length: 8 }, () => handle(request('/catalog/movie/films.json')));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    state.open();
+    const texts = await Promise.all(crowd.map((r) => body(r)));
+    expect(state.calls).toBe(1);
+    expect(new Set(texts).size).toBe(1);
+    expect(JSON.parse(texts[0]!).metas).toHaveLength(100);
   });
 });

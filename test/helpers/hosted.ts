@@ -96,7 +96,7 @@ export interface HostedUnderTest {
 export async function startHosted(
   dir: string,
   ring: KeyRing,
-  options: Partial<Omit<HostedOptions, 'dir' | 'codec' | 'manifest' | 'handlerFor'>> & { waitMs?: number } = {},
+  options: Partial<Omit<HostedOptions, 'dir' | 'codec' | 'manifest'>> & { waitMs?: number; trustProxy?: boolean } = {},
 ): Promise<HostedUnderTest> {
   const logs: string[] = [];
   const logger: Logger = {
@@ -104,7 +104,7 @@ export async function startHosted(
     error: (r) => logs.push(JSON.stringify(r)),
     debug: (r) => logs.push(JSON.stringify(r)),
   };
-  const { waitMs, ...rest } = options;
+  const { waitMs, trustProxy, ...rest } = options;
   const service = createHostedService({
     dir,
     codec: createTokenCodec(ring, 'org.marquee.hosted'),
@@ -113,7 +113,11 @@ export async function startHosted(
     log: (level, message, fields) => logs.push(JSON.stringify({ level, message, ...fields })),
     ...rest,
   });
-  const hosted = createHostedHandler(service, { logger, ...(waitMs !== undefined ? { waitMs } : {}) });
+  const hosted = createHostedHandler(service, {
+    logger,
+    ...(waitMs !== undefined ? { waitMs } : {}),
+    ...(trustProxy ? { trustProxy } : {}),
+  });
   const running = await listen(hosted.handle, { port: 0, host: '127.0.0.1' });
   return {
     url: `http://127.0.0.1:${running.port}`,

@@ -27,10 +27,17 @@ interface SourceStatus {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/**
+ * Whether a set's last import went well: not failed, and without a source that failed (kept from
+ * its last good data or contributing nothing, as a source of `marquee import` that makes it exit 1).
+ */
+const setOk = (s: SetRecord) => s.lastImport?.outcome !== 'failed' && s.lastImport?.problem === undefined;
+
 /** One hosted source set as `status --json` prints it: its key, never its sources. */
 function setStatus(s: SetRecord) {
   return {
     set: s.key,
+    ok: setOk(s),
     lastUse: iso(s.lastUsedAt),
     ...(s.importedAt !== undefined ? { importedAt: iso(s.importedAt) } : {}),
     ...(s.counts ? { counts: s.counts } : {}),
@@ -51,12 +58,12 @@ function setStatus(s: SetRecord) {
 function setLines(dir: string, sets: readonly SetRecord[]): string[] {
   const lines = [`hosted source sets in ${dir}: ${sets.length}`];
   for (const s of [...sets].sort((a, b) => b.lastUsedAt - a.lastUsedAt)) {
-    const ok = s.lastImport?.outcome === 'imported';
+    const ok = s.lastImport !== undefined && setOk(s);
     const counts = s.counts
       ? `${formatCounts({ channels: s.counts.channels, programmes: s.counts.programmes, movies: s.counts.movies, series: s.counts.series })}`
       : 'no data';
     lines.push(
-      `${ok ? 'ok  ' : s.lastImport ? 'FAIL' : '... '} ${s.key}  last use ${formatTime(s.lastUsedAt)}  ${counts}`,
+      `${ok ? 'ok  ' : s.lastImport?.outcome === 'imported' ? 'KEPT' : s.lastImport ? 'FAIL' : '... '} ${s.key}  last use ${formatTime(s.lastUsedAt)}  ${counts}`,
     );
     if (s.lastImport) {
       lines.push(
@@ -106,13 +113,13 @@ export const statusCommand: Command = {
     json: { type: 'boolean', description: 'print the status as JSON (for scripts)' },
   },
   notes:
-    "Exit codes: 0 every source's last attempt was good (imported or unchanged), 1 a source was kept from last good or contributes nothing, or nothing was imported yet, 2 bad flags or configuration, 3 database unavailable.",
+    "Exit codes: 0 every source's last attempt was good (imported or unchanged), 1 a source was kept from last good or contributes nothing, a hosted source set's last import failed, or nothing was imported yet, 2 bad flags or configuration, 3 database unavailable.",
   async run(values, _positionals, io) {
     const { settings } = resolveSettings(values, io.cwd);
     const db = settings.db ?? resolve(io.cwd, 'marquee.db');
     const hostedDir = settings.hosted?.dir ?? `${db}.hosted`;
     const sets = existsSync(hostedDir) ? readRegistry(hostedDir) : undefined;
-    const setsOk = (sets ?? []).every((s) => s.lastImport?.outcome !== 'failed');
+    const setsOk = (sets ?? []).every(setOk);
     if (!existsSync(db) && sets) {
       // A hosted instance: its sets are all there is.
       if (values.json) {

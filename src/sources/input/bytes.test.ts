@@ -1,7 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { isMarqueeError } from '../../errors.js';
-import { limitBytes, maybeGunzip } from './bytes.js';
+import { maybeGunzip } from './bytes.js';
 
 async function* pieces(bytes: Buffer, size: number): AsyncGenerator<Buffer> {
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
@@ -24,14 +23,5 @@ describe('maybeGunzip', () => {
     expect((await collect(maybeGunzip(pieces(Buffer.from('\x1fplain'), 1), 100, 'p'))).toString()).toBe('\x1fplain');
     expect((await collect(maybeGunzip(pieces(Buffer.from([0x1f]), 1), 100, 'p'))).length).toBe(1);
     expect((await collect(maybeGunzip(pieces(Buffer.alloc(0), 1), 100, 'p'))).length).toBe(0);
-  });
-});
-
-describe('limitBytes', () => {
-  it('lets exactly max bytes through and fails on one more', async () => {
-    expect((await collect(limitBytes(pieces(Buffer.alloc(10), 3), 10, 'f', 'bytes'))).length).toBe(10);
-    const error = await collect(limitBytes(pieces(Buffer.alloc(11), 3), 10, 'f', 'bytes')).catch((e: unknown) => e);
-    expect(isMarqueeError(error, 'SOURCE_TOO_LARGE')).toBe(true);
-    expect((error as Error).message).toBe('f: more than 10 bytes');
   });
 });

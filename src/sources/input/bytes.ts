@@ -1,31 +1,14 @@
 /**
- * Byte-stream stages shared by files and URLs: a size cap, and gzip detected by its magic
- * bytes (1f 8b), not by a name or a header that may lie, decompressed as a stream with its
- * own output cap so a small bomb cannot expand without bound.
+ * Byte-stream stages shared by files and URLs: gzip detected by its magic bytes (1f 8b), not by
+ * a name or a header that may lie, decompressed as a stream whose output passes the same size cap
+ * as the bytes read (limits.ts), so a small bomb cannot expand without bound.
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { isMarqueeError, MarqueeError } from '../../errors.js';
+import { limitBytes } from './limits.js';
 import type { InflateOptions } from './types.js';
-
-/**
- * Pass chunks through, failing with SOURCE_TOO_LARGE once more than `max` bytes went by.
- * @example for await (const chunk of limitBytes(file, 1024, 'list.m3u', 'bytes')) use(chunk)
- */
-export async function* limitBytes(
-  chunks: AsyncIterable<Buffer>,
-  max: number,
-  label: string,
-  what: string,
-): AsyncGenerator<Buffer> {
-  let total = 0;
-  for await (const chunk of chunks) {
-    total += chunk.length;
-    if (total > max) throw new MarqueeError('SOURCE_TOO_LARGE', `${label}: more than ${max} ${what}`);
-    yield chunk;
-  }
-}
 
 /**
  * Decompress when the stream starts with the gzip magic bytes, else pass it through. Up to
@@ -110,15 +93,8 @@ async function* gunzip(input: AsyncIterable<Buffer>, max: number, label: string)
   // One compressed chunk read ahead, not Readable.from's sixteen: each waits while seven times its
   // size is parsed, long enough to outlive the young collections.
   pipeline(Readable.from(input, { objectMode: true, highWaterMark: 1 }), inflater).catch(() => {});
-  let total = 0;
   try {
-    for await (const chunk of inflater as AsyncIterable<Buffer>) {
-      total += chunk.length;
-      if (total > max) {
-        throw new MarqueeError('SOURCE_TOO_LARGE', `${label}: decompresses to more than ${max} bytes`);
-      }
-      yield chunk;
-    }
+    yield* limitBytes(inflater as AsyncIterable<Buffer>, max, label, 'bytes once decompressed');
   } catch (error) {
     if (isMarqueeError(error)) throw error;
     const reason = error instanceof Error ? error.message : String(error);

@@ -8,7 +8,8 @@
 import { once } from 'node:events';
 import { closeSync, createWriteStream, openSync, readSync } from 'node:fs';
 import { MarqueeError } from '../../errors.js';
-import { inflateChunks, limitBytes } from './bytes.js';
+import { inflateChunks } from './bytes.js';
+import { limitBytes } from './limits.js';
 import { decodeText } from './open.js';
 import type { SourceCopySink, SourceStream } from './types.js';
 

@@ -4,11 +4,12 @@
  * helper for small sources (M3U, JSON, CSV) has a much smaller cap.
  */
 import { MarqueeError } from '../../errors.js';
-import { inflateChunks, limitBytes } from './bytes.js';
+import { inflateChunks } from './bytes.js';
 import { startDeadline } from './deadline.js';
 import { textEncodingOf } from './encoding.js';
 import { openFile } from './file.js';
 import { openHttp } from './http.js';
+import { limitBytes } from './limits.js';
 import { parseLocation, redactLocation } from './location.js';
 import type { RawSource, SourceCopySink, SourceNotModified, SourceOptions, SourceStream, SourceText } from './types.js';
 

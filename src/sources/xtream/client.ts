@@ -2,16 +2,16 @@
  * Talking to a panel: every call goes through `openSource` (size caps, timeouts, retries, the
  * address rules), and every failure is rethrown naming the account's label and the action, never
  * a URL (which would carry the credentials). Small answers (the account, one movie's details) are
- * read whole under a small cap; lists are streamed element by element.
+ * read whole under a small cap; lists are streamed element by element under the cap of a list
+ * (limitsFor 'api-list'), applied while the bytes arrive: a panel answering hundreds of MB is cut
+ * off at the cap, before its elements pile up in memory.
  */
 import { MarqueeError } from '../../errors.js';
 import type { SourceOptions } from '../input/index.js';
-import { openSource, redactLocation } from '../input/index.js';
+import { limitsFor, openSource, redactLocation } from '../input/index.js';
 import { apiUrl, type XtreamAccount } from './account.js';
 import { type JsonRoot, jsonElements, notJson } from './json-stream.js';
 
-/** Cap of a small answer (account info, one title's details, a short guide). */
-const SMALL_MAX_BYTES = 4 * 1024 * 1024;
 /** Time for one small answer: a panel that takes longer for one title is not waited for. */
 const SMALL_TIMEOUT_MS = 30_000;
 
@@ -32,11 +32,10 @@ export interface XtreamClient {
 export function createXtreamClient(account: XtreamAccount, options: SourceOptions): XtreamClient {
   const what = (action: string | undefined) => `${account.label}: ${action ?? 'player_api.php'}`;
   const small: SourceOptions = {
-    ...options,
-    maxBytes: Math.min(options.maxBytes ?? SMALL_MAX_BYTES, SMALL_MAX_BYTES),
-    maxDecompressedBytes: SMALL_MAX_BYTES,
+    ...limitsFor('api-answer', options),
     timeoutMs: Math.min(options.timeoutMs ?? SMALL_TIMEOUT_MS, SMALL_TIMEOUT_MS),
   };
+  const lists = limitsFor('api-list', options);
   return {
     account,
     options,
@@ -63,7 +62,7 @@ export function createXtreamClient(account: XtreamAccount, options: SourceOption
       const url = apiUrl(account, 'player_api.php', { action, ...params });
       let source: Awaited<ReturnType<typeof openSource>>;
       try {
-        source = await openSource(url, options);
+        source = await openSource(url, lists);
         if (source.notModified) throw new Error('answered "not modified" to a plain request');
       } catch (error) {
         throw rethrown(error, what(action), url);

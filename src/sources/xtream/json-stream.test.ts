@@ -34,4 +34,16 @@ describe('jsonElements', () => {
     await expect(all('[{"a":1},{"b":')).rejects.toThrow(/cut short/);
     await expect(all('[{"a":1},{oops}]')).rejects.toThrow(/get_x: invalid JSON/);
   });
+
+  it('reads a byte order mark and multi-byte characters split between chunks', async () => {
+    const text = `\uFEFF  ${JSON.stringify([{ name: 'Ünïcødé 📺' }, { name: '中文频道' }])}`;
+    for (const size of [1, 2, 3, 5]) {
+      expect((await all(text, size)).values).toEqual([{ name: 'Ünïcødé 📺' }, { name: '中文频道' }]);
+    }
+  });
+
+  it('refuses one element larger than its cap before it is whole', async () => {
+    const huge = `[{"name":"${'x'.repeat(5 * 1024 * 1024)}"}]`;
+    await expect(all(huge, 64 * 1024)).rejects.toThrow(/get_x: one element is larger than 4194304 bytes/);
+  });
 });

@@ -7,13 +7,22 @@
  */
 import { MarqueeError } from '../../errors.js';
 
-/** The largest single element accepted (a stream entry is well under 4 KiB). */
-const MAX_ELEMENT_CHARS = 4 * 1024 * 1024;
+/** The largest single element accepted, in bytes (a stream entry is well under 4 KiB). */
+const MAX_ELEMENT_BYTES = 4 * 1024 * 1024;
+/** Bytes looked at to tell an HTML page (or other text) from JSON. */
+const HEAD_BYTES = 256;
 
 export type JsonRoot = 'array' | 'object' | 'null';
 
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+
 /**
- * Yields each element of the JSON list in `chunks`; `onRoot` hears what the top level was.
+ * Yields each element of the JSON list in `chunks`; `onRoot` hears what the top level was. The
+ * bytes are scanned as they are (the characters that delimit JSON are ASCII, never part of a
+ * multi-byte UTF-8 character) and each element is decoded once, on its own: a 60 MB list is not
+ * turned into 60 MB of text first.
  * @example for await (const stream of jsonElements(source, 'get_live_streams')) keep(stream)
  */
 export async function* jsonElements(
@@ -21,59 +30,62 @@ export async function* jsonElements(
   what: string,
   onRoot?: (root: JsonRoot) => void,
 ): AsyncGenerator<unknown> {
-  const decoder = new TextDecoder('utf-8');
   let root: JsonRoot | undefined;
-  let head = '';
+  let head: Buffer = Buffer.alloc(0);
   let depth = 0;
   let inString = false;
   let escaped = false;
-  let element = '';
+  /** The current element's bytes from earlier chunks. */
+  let pieces: Buffer[] = [];
+  let pieceBytes = 0;
   let done = false;
-  for await (const chunk of chunks) {
-    let text = decoder.decode(chunk, { stream: true });
+  for await (const received of chunks) {
+    if (done) continue;
+    let chunk = received;
     if (root === undefined) {
-      head += text;
-      const trimmed = head.replace(/^[\uFEFF\s]+/, '');
-      if (trimmed === '') continue;
-      const first = trimmed[0]!;
-      if (first === '[' || first === '{') {
-        root = first === '[' ? 'array' : 'object';
+      head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
+      const at = firstToken(head);
+      if (at === head.length) continue;
+      const first = head[at];
+      if (first === 0x5b || first === 0x7b) {
+        root = first === 0x5b ? 'array' : 'object';
         onRoot?.(root);
-        text = trimmed.slice(1);
+        chunk = head.subarray(at + 1);
         depth = 1;
-        head = '';
-      } else if (trimmed.length < 4 && 'null'.startsWith(trimmed)) {
+      } else if (head.length - at < 4 && 'null'.startsWith(head.toString('latin1', at))) {
         continue;
-      } else if (trimmed.startsWith('null')) {
+      } else if (head.toString('latin1', at, at + 4) === 'null') {
         root = 'null';
         onRoot?.(root);
         return;
-      } else if (trimmed.length < 256) {
+      } else if (head.length - at < HEAD_BYTES) {
         continue; // enough of it to tell an HTML page from other text
       } else {
-        throw notJson(what, trimmed);
+        throw notJson(what, head.toString('utf8', at, at + HEAD_BYTES * 4));
       }
+      head = Buffer.alloc(0);
     }
-    if (done) continue;
     let start = 0;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk[i]!;
       if (inString) {
         if (escaped) escaped = false;
-        else if (c === 0x5c) escaped = true;
-        else if (c === 0x22) inString = false;
+        else if (c === BACKSLASH) escaped = true;
+        else if (c === QUOTE) inString = false;
         continue;
       }
-      if (c === 0x22) inString = true;
+      if (c === QUOTE) inString = true;
       else if (c === 0x5b || c === 0x7b) depth++;
-      else if (c === 0x5d || c === 0x7d || (c === 0x2c && depth === 1)) {
-        if (c !== 0x2c) depth--;
+      else if (c === 0x5d || c === 0x7d || (c === COMMA && depth === 1)) {
+        if (c !== COMMA) depth--;
         if (depth <= 1) {
-          if (depth === 1 && c !== 0x2c) continue;
-          element += text.slice(start, i);
+          if (depth === 1 && c !== COMMA) continue;
+          const bytes =
+            pieces.length === 0 ? chunk.subarray(start, i) : Buffer.concat([...pieces, chunk.subarray(start, i)]);
+          pieces = [];
+          pieceBytes = 0;
           start = i + 1;
-          const value = parseElement(element, root!, what);
-          element = '';
+          const value = parseElement(bytes.toString('utf8'), root!, what);
           if (value !== undefined) yield value;
           if (depth === 0) {
             done = true;
@@ -82,23 +94,36 @@ export async function* jsonElements(
         }
       }
     }
-    if (!done) {
-      element += text.slice(start);
-      if (element.length > MAX_ELEMENT_CHARS) {
-        throw new MarqueeError(
-          'SOURCE_TOO_LARGE',
-          `${what}: one element is larger than ${MAX_ELEMENT_CHARS} characters`,
-        );
+    if (!done && start < chunk.length) {
+      pieces.push(chunk.subarray(start));
+      pieceBytes += chunk.length - start;
+      if (pieceBytes > MAX_ELEMENT_BYTES) {
+        throw new MarqueeError('SOURCE_TOO_LARGE', `${what}: one element is larger than ${MAX_ELEMENT_BYTES} bytes`);
       }
     }
   }
   if (root === undefined) {
-    if (head.trim() === '') throw new MarqueeError('SOURCE_INVALID', `${what}: the answer is empty, not JSON`);
-    throw notJson(what, head.trim());
+    const text = head.toString('utf8').replace(/^[\uFEFF\s]+/, '');
+    if (text.trim() === '') throw new MarqueeError('SOURCE_INVALID', `${what}: the answer is empty, not JSON`);
+    throw notJson(what, text);
   }
   if (root !== 'null' && !done) {
     throw new MarqueeError('SOURCE_INVALID', `${what}: the answer ends before its list does (cut short)`);
   }
+}
+
+/** Where the first token of `bytes` starts: past white space and byte order marks. */
+function firstToken(bytes: Buffer): number {
+  let at = 0;
+  while (at < bytes.length) {
+    const c = bytes[at]!;
+    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) at++;
+    else if (c === 0xef && bytes[at + 1] === 0xbb && bytes[at + 2] === 0xbf) at += 3;
+    else if (c === 0xef && at + 3 > bytes.length)
+      return bytes.length; // a byte order mark cut short
+    else return at;
+  }
+  return at;
 }
 
 function parseElement(text: string, root: JsonRoot, what: string): unknown {

@@ -8,6 +8,7 @@
  */
 import { MarqueeError } from '../../errors.js';
 import { streamUrl, type XtreamAccount } from './account.js';
+import { TextBlocks } from './blocks.js';
 import type { XtreamClient } from './client.js';
 import { type CategoryFilter, keepsCategory, readCategories, Tally } from './live.js';
 import { date, extension, firstUrl, httpUrl, id, list, longText, names, num, obj, str } from './values.js';
@@ -32,6 +33,37 @@ export interface LibraryText {
   readonly warnings: readonly string[];
 }
 
+/** Titles of one list kept at most: as many items as a library import takes (its maxItems). */
+export const MAX_LIST_TITLES = 100_000;
+
+/**
+ * The fields of a list entry that make an item (common, movieItem, seriesItem): only these are
+ * kept of each entry while the list arrives, not the dozens a panel may send.
+ */
+const ENTRY_FIELDS = [
+  'name',
+  'stream_id',
+  'series_id',
+  'category_id',
+  'container_extension',
+  'rating',
+  'releasedate',
+  'releaseDate',
+  'release_date',
+  'year',
+  'genre',
+  'movie_image',
+  'cover_big',
+  'cover',
+  'stream_icon',
+  'backdrop_path',
+  'plot',
+  'description',
+  'cast',
+  'actors',
+  'director',
+] as const;
+
 /** Containers a browser plays itself; others go through the client's streaming server. */
 const WEB_READY = new Set(['mp4', 'm3u8', 'webm']);
 
@@ -53,9 +85,9 @@ export async function readLibrary(client: XtreamClient, parts: LibraryParts): Pr
     const categories = await readCategories(client, 'get_vod_categories', warnings);
     const listed = await readList(client, 'get_vod_streams', 'stream_id', warnings);
     const kept = listed.filter((m) => keepsCategory(parts, categoryOf(m, categories)));
-    const details = await detailsOf(client, kept, 'get_vod_info', 'vod_id', 'stream_id', parts, warnings);
+    const details = await detailsOf(client, kept, 'get_vod_info', 'vod_id', parts, warnings);
     for (const [index, m] of kept.entries()) {
-      items.push(movieItem(account, m, obj(details[index]), categoryOf(m, categories)));
+      items.push(movieItem(account, entryOf(m), obj(details[index]), categoryOf(m, categories)));
       movies++;
     }
   }
@@ -63,9 +95,9 @@ export async function readLibrary(client: XtreamClient, parts: LibraryParts): Pr
     const categories = await readCategories(client, 'get_series_categories', warnings);
     const listed = await readList(client, 'get_series', 'series_id', warnings);
     const kept = listed.filter((s) => keepsCategory(parts, categoryOf(s, categories)));
-    const details = await detailsOf(client, kept, 'get_series_info', 'series_id', 'series_id', parts, warnings);
+    const details = await detailsOf(client, kept, 'get_series_info', 'series_id', parts, warnings);
     for (const [index, s] of kept.entries()) {
-      const item = seriesItem(account, s, obj(details[index]), categoryOf(s, categories), warnings);
+      const item = seriesItem(account, entryOf(s), obj(details[index]), categoryOf(s, categories), warnings);
       if (item !== undefined) {
         items.push(item);
         series++;
@@ -75,19 +107,30 @@ export async function readLibrary(client: XtreamClient, parts: LibraryParts): Pr
   return { text: JSON.stringify({ items }), movies, series, warnings };
 }
 
-function categoryOf(item: Record<string, unknown>, categories: Record<string, string>): string | undefined {
-  const c = id(item.category_id);
-  return c === undefined ? undefined : categories[c];
+/**
+ * A title of a list as kept while the list arrives: its id, its category id, and the index of
+ * the fields items are made of, as JSON in the list's TextBlocks.
+ */
+interface ListEntry {
+  readonly id: string;
+  readonly category?: string;
+  readonly json: number;
+  readonly blocks: TextBlocks;
 }
 
-/** A list answer's objects with a usable id and name, duplicates dropped (each with a warning). */
-async function readList(
-  client: XtreamClient,
-  action: string,
-  key: string,
-  warnings: string[],
-): Promise<Record<string, unknown>[]> {
-  const out: Record<string, unknown>[] = [];
+const entryOf = (entry: ListEntry) => JSON.parse(entry.blocks.read(entry.json)) as Record<string, unknown>;
+
+function categoryOf(entry: ListEntry, categories: Record<string, string>): string | undefined {
+  return entry.category === undefined ? undefined : categories[entry.category];
+}
+
+/**
+ * A list answer's objects with a usable id and name (only the fields items are made of),
+ * duplicates dropped (each with a warning); more than MAX_LIST_TITLES fails the read.
+ */
+async function readList(client: XtreamClient, action: string, key: string, warnings: string[]): Promise<ListEntry[]> {
+  const out: ListEntry[] = [];
+  const blocks = new TextBlocks();
   const seen = new Set<string>();
   const odd = new Tally();
   let index = 0;
@@ -107,8 +150,18 @@ async function readList(
       odd.add('duplicate', `${action}[${at}]: ${key} ${itemId} is listed twice; the second is skipped`);
       continue;
     }
+    if (seen.size >= MAX_LIST_TITLES) {
+      throw new MarqueeError(
+        'SOURCE_TOO_LARGE',
+        `${client.account.label}: ${action}: more than ${MAX_LIST_TITLES} titles`,
+      );
+    }
     seen.add(itemId);
-    out.push(o);
+    const kept: Record<string, unknown> = {};
+    for (const field of ENTRY_FIELDS) if (o[field] !== undefined) kept[field] = o[field];
+    const category = id(o.category_id);
+    const json = blocks.write(JSON.stringify(kept));
+    out.push({ id: itemId, ...(category !== undefined ? { category } : {}), json, blocks });
   }
   if (root === 'null') warnings.push(`${action} answered null instead of a list`);
   warnings.push(...odd.lines());
@@ -122,10 +175,9 @@ async function readList(
  */
 async function detailsOf(
   client: XtreamClient,
-  items: readonly Record<string, unknown>[],
+  items: readonly ListEntry[],
   action: string,
   param: string,
-  key: string,
   parts: LibraryParts,
   warnings: string[],
 ): Promise<unknown[]> {
@@ -143,7 +195,7 @@ async function detailsOf(
     while (next < max) {
       const at = next++;
       try {
-        results[at] = await client.call(action, { [param]: String(id(items[at]![key])) });
+        results[at] = await client.call(action, { [param]: items[at]!.id });
       } catch (error) {
         if ((error as { name?: string }).name === 'AbortError') throw error;
         failed++;

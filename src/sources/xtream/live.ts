@@ -4,9 +4,11 @@
  * treats an account like a playlist: grouping, ids, guide matching on `epg_channel_id`, backup
  * streams and the per-source last-good rule all apply unchanged.
  */
+import { MarqueeError } from '../../errors.js';
 import type { Playlist, PlaylistEntry, SourceWarning } from '../records.js';
 import { streamUrl, type XtreamAccount } from './account.js';
 import type { XtreamServer } from './auth.js';
+import { TextBlocks } from './blocks.js';
 import type { XtreamClient } from './client.js';
 import type { JsonRoot } from './json-stream.js';
 import { httpUrl, id, list, num, obj, str } from './values.js';
@@ -42,16 +44,24 @@ export interface LiveSnapshot {
 
 /** At most this many warnings of one kind are listed; the rest are counted in one line. */
 const LISTED = 20;
+/** Live streams kept at most: as many as a playlist's entries (m3u's maxEntries). */
+export const MAX_LIVE_STREAMS = 500_000;
 
 /**
- * Reads the categories and live streams of the account.
- * @example const snapshot = await readLive(client, await checkAccount(client))
+ * Reads the categories and live streams of the account, as the text of its snapshot (LiveSnapshot
+ * as JSON: what the import parses and keeps as the source's copy). Each stream is written out
+ * compact as soon as it is read, into byte blocks off the JS heap: what one import holds while
+ * the list arrives is about a third of the list's bytes, whatever its shape, and the list itself
+ * stops at its cap (limitsFor 'api-list') or at MAX_LIVE_STREAMS.
+ * @example const text = await readLive(client, await checkAccount(client))
  */
-export async function readLive(client: XtreamClient, server: XtreamServer): Promise<LiveSnapshot> {
+export async function readLive(client: XtreamClient, server: XtreamServer): Promise<string> {
   const warnings: string[] = [];
   let categories = await readCategories(client, 'get_live_categories', warnings);
-  const streams: LiveStream[] = [];
+  const streams = new TextBlocks();
   const seen = new Set<string>();
+  /** Streams per category id, to tell how many name a category the panel does not list. */
+  const perCategory = new Map<string, number>();
   const odd = new Tally();
   let root: JsonRoot | undefined;
   let index = 0;
@@ -71,13 +81,20 @@ export async function readLive(client: XtreamClient, server: XtreamServer): Prom
       odd.add('duplicate', `get_live_streams[${at}]: stream_id ${streamId} is listed twice; the second is skipped`);
       continue;
     }
+    if (seen.size >= MAX_LIVE_STREAMS) {
+      throw new MarqueeError(
+        'SOURCE_TOO_LARGE',
+        `${client.account.label}: get_live_streams: more than ${MAX_LIVE_STREAMS} live streams`,
+      );
+    }
     seen.add(streamId);
     const epg = str(s.epg_channel_id, 200);
     const logo = httpUrl(s.stream_icon);
     const category = id(s.category_id);
     const number = num(s.num);
     const archive = num(s.tv_archive) === 1 ? num(s.tv_archive_duration) : undefined;
-    streams.push({
+    if (category !== undefined) perCategory.set(category, (perCategory.get(category) ?? 0) + 1);
+    const stream: LiveStream = {
       i: streamId,
       n: name,
       ...(epg !== undefined ? { e: epg } : {}),
@@ -85,29 +102,32 @@ export async function readLive(client: XtreamClient, server: XtreamServer): Prom
       ...(category !== undefined ? { c: category } : {}),
       ...(number !== undefined && number > 0 && number < 1e9 ? { h: number } : {}),
       ...(archive !== undefined && archive > 0 ? { a: Math.min(Math.round(archive), 365) } : {}),
-    });
+    };
+    streams.write(`${seen.size > 1 ? ',' : ''}${JSON.stringify(stream)}`);
   }
   if (root === 'null') warnings.push('get_live_streams answered null instead of a list');
   // Categories can change between two calls: one unknown id, and they are asked once more.
-  if (streams.some((s) => s.c !== undefined && categories[s.c] === undefined)) {
+  const unknown = () => [...perCategory.keys()].filter((c) => categories[c] === undefined);
+  if (unknown().length > 0) {
     const again = await readCategories(client, 'get_live_categories', []).catch(() => ({}));
     categories = { ...categories, ...again };
-    const unknown = new Set(streams.filter((s) => s.c !== undefined && categories[s.c] === undefined).map((s) => s.c!));
-    if (unknown.size > 0) {
+    const still = unknown();
+    if (still.length > 0) {
+      const count = still.reduce((sum, c) => sum + (perCategory.get(c) ?? 0), 0);
       warnings.push(
-        `${streams.filter((s) => s.c !== undefined && unknown.has(s.c)).length} live streams name categories the panel does not list (${[...unknown].slice(0, 5).join(', ')}); they have no group`,
+        `${count} live streams name categories the panel does not list (${still.slice(0, 5).join(', ')}); they have no group`,
       );
     }
   }
   warnings.push(...odd.lines());
-  return {
+  const head = JSON.stringify({
     format: 'marquee-xtream-live/1',
     formats: server.liveFormats,
     ...(server.timezone !== undefined ? { timezone: server.timezone } : {}),
     categories,
-    streams,
-    warnings,
-  };
+  });
+  // `{...,"categories":{...}` + `,"streams":[` + the streams + `],"warnings":[...]}`: a LiveSnapshot.
+  return streams.joined(`${head.slice(0, -1)},"streams":[`, `],"warnings":${JSON.stringify(warnings)}}`);
 }
 
 /** Category id → name of one `get_*_categories` answer; a broken answer is a warning, not a failure. */

@@ -83,7 +83,7 @@ export function xtreamSource(settings: XtreamSettings, options: SourceOptions = 
           async read(opts) {
             const read = { ...base, ...opts, allowPrivateAddresses: true };
             const client = createXtreamClient(account, read);
-            return JSON.stringify(await readLive(client, await server(read)));
+            return readLive(client, await server(read));
           },
           parse(text) {
             const { playlist, snapshot } = livePlaylist(text, account, settings, account.label);
