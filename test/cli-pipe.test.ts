@@ -83,9 +83,12 @@ describe('a closed pipe', () => {
   it('ends marquee serve quietly once its log lines have nowhere to go', async () => {
     const serve = readUntil(['serve', '--demo', '--port', '0', '--log-format', 'json'], /manifest: +(\S+)/);
     const manifest = (await serve.read)[1]!;
-    // The request's log line is the next write, into the closed pipe.
-    const answer = await httpRequest(new URL(manifest).origin, '/manifest.json');
-    expect(answer.status).toBe(200);
+    // The request's log line writes into the closed pipe, unless a line the server writes on its
+    // own (the rest of the banner, the warm-up's) got there first: then serve is already stopping
+    // and refuses the connection. Either way it ends quietly, with exit code 0.
+    const answer = await httpRequest(new URL(manifest).origin, '/manifest.json').catch((e: NodeJS.ErrnoException) => e);
+    if (answer instanceof Error) expect(answer.code).toBe('ECONNREFUSED');
+    else expect(answer.status).toBe(200);
     expect(await serve.exited).toEqual({ code: 0, signal: null, stderr: '' });
   }, 60_000);
 });
