@@ -106,6 +106,12 @@ function sourceOptions(settings: Settings) {
   };
 }
 
+/** How long an import waits for another writer of the database (`import.lockTimeoutSeconds`). */
+function lockTimeout(settings: Settings): { lockTimeoutMs?: number } {
+  const seconds = settings.import?.lockTimeoutSeconds;
+  return seconds === undefined ? {} : { lockTimeoutMs: Math.round(seconds * 1000) };
+}
+
 /** The shrink guard of the settings and `--accept-shrink`. */
 function guard(settings: Settings, hooks: ImportHooks) {
   const ratio = settings.sources?.minYieldRatio;
@@ -137,6 +143,7 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
         ...(livetv?.horizonDays !== undefined ? { horizonDays: livetv.horizonDays } : {}),
         ...(livetv?.languages ? { languages: livetv.languages } : {}),
         sourceOptions: sourceOptions(settings),
+        ...lockTimeout(settings),
         ...guard(settings, hooks),
         ...(settings.sources?.allowPrivate !== undefined ? { allowPrivateSources: settings.sources.allowPrivate } : {}),
         ...(hooks.previous ? { previous: hooks.previous } : {}),
@@ -158,6 +165,7 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
       outcome.library = await importLibrary(store, {
         files: settings.library?.files ?? [],
         ...(libraries.length > 0 ? { sources: libraries } : {}),
+        import: lockTimeout(settings),
         ...guard(settings, hooks),
         ...(hooks.onProgress
           ? {
@@ -180,7 +188,7 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
       outcome.addonCatalogs = await refreshAddonCatalogs(
         store,
         { addonCatalogs: settings.addonCatalogs },
-        { fetch: { ...sourceOptions(settings), ...signal } },
+        { fetch: { ...sourceOptions(settings), ...signal }, ...lockTimeout(settings) },
       );
     } catch (error) {
       outcome.addonCatalogs = { error: error as Error };
@@ -190,7 +198,7 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
 }
 
 /** The configured Xtream accounts, each read with the settings' source limits. */
-function xtreamSources(settings: Settings): XtreamSource[] {
+export function xtreamSources(settings: Settings): XtreamSource[] {
   return (settings.xtream ?? []).map((x) =>
     xtreamSource(typeof x === 'string' ? { url: x } : x, sourceOptions(settings)),
   );
@@ -201,7 +209,7 @@ function xtreamSources(settings: Settings): XtreamSource[] {
  * streams are offered in this order): by `priority` (higher first, playlists count 0), equal
  * ones in the settings order.
  */
-function livePlaylists(settings: Settings, accounts: readonly XtreamSource[]): PlaylistSource[] {
+export function livePlaylists(settings: Settings, accounts: readonly XtreamSource[]): PlaylistSource[] {
   const ranked = [
     ...(settings.livetv?.playlists ?? []).map((p) => ({ source: location(p) as PlaylistSource, priority: 0 })),
     ...accounts.flatMap((a) =>
@@ -209,6 +217,14 @@ function livePlaylists(settings: Settings, accounts: readonly XtreamSource[]): P
     ),
   ];
   return ranked.sort((a, b) => b.priority - a.priority).map((r) => r.source);
+}
+
+/** The guides the settings name (not those a playlist names): configured ones, then the accounts' own. */
+export function configuredGuideLocations(settings: Settings, accounts: readonly XtreamSource[]): string[] {
+  return [
+    ...(settings.livetv?.guides ?? []).map((g) => location(g).location),
+    ...accounts.flatMap((a) => (a.live?.guides ?? []).map((g) => g.location)),
+  ];
 }
 
 /** The user settings the product declares on /configure, for the parts being served. */

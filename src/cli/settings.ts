@@ -108,6 +108,8 @@ export const SettingsSchema = v.strictObject({
     ),
   ),
   refresh: v.optional(v.strictObject({ intervalHours: v.pipe(v.number(), v.minValue(0)) })),
+  /** How an import (`marquee import`, a refresh of `serve`) waits for another writer of the database. */
+  import: v.optional(v.strictObject({ lockTimeoutSeconds: v.optional(v.pipe(v.number(), v.minValue(0))) })),
   sources: v.optional(
     v.strictObject({
       timeoutSeconds: v.optional(v.pipe(v.number(), v.minValue(1))),

@@ -26,6 +26,7 @@ import type { LibraryItem } from '../sources/library/item.js';
 import type { LibraryReadOptions } from '../sources/library/options.js';
 import type { SourceWarning } from '../sources/records.js';
 import {
+  failedAreaAttempts,
   failureReason,
   type LibraryImport,
   type LibraryImportOptions,
@@ -290,7 +291,18 @@ export async function importLibrary(store: Store, options: ImportLibraryOptions)
           cause: error,
           details: { files: names, ...(isMarqueeError(error) ? error.details : {}) },
         });
-    imp.abort(failure.message, judge.legacy ? undefined : judge.plans.map((p) => attemptOf(p, false)));
+    // Files judged good were not imported either: each says so, with why (not on a legacy store,
+    // nor for a cancelled import, which is no file's fault).
+    imp.abort(
+      failure.message,
+      judge.legacy || options.signal?.aborted
+        ? undefined
+        : failedAreaAttempts(
+            judge.plans.map((p) => attemptOf(p, false)),
+            judge.states,
+            failure.message,
+          ),
+    );
     throw failure;
   }
 }

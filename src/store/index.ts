@@ -53,6 +53,7 @@ export { APPLICATION_ID } from './migrate.js';
 export {
   acceptsShrink,
   DEFAULT_MIN_YIELD_RATIO,
+  failedAreaAttempts,
   failureReason,
   formatCount,
   formatCounts,

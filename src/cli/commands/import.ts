@@ -3,7 +3,7 @@ import { openStore } from '../../store/index.js';
 import { importAll } from '../app.js';
 import type { Command } from '../command.js';
 import { createProgress } from '../progress.js';
-import { describeOutcome, importSucceeded, keptSources } from '../report.js';
+import { describeOutcome, importVerdict } from '../report.js';
 import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS } from '../resolve.js';
 
 function serializable(outcome: unknown): unknown {
@@ -36,7 +36,9 @@ export const importCommand: Command = {
     'Each part (live TV, library) is imported in one transaction: a failed import leaves the data served before.\n' +
     'Each source is judged on its own: one that cannot be read, is not its format, holds nothing or shrinks below\n' +
     'sources.minYieldRatio (default 0.5) of its last good import keeps serving its last good data (see docs/reliability.md).\n' +
-    'Exit codes: 0 every source imported, 1 a source was kept from last good or contributes nothing (one line each), or nothing usable was imported, 2 bad flags or configuration, 3 database unavailable.',
+    'Exit codes: 0 every part and every source imported, 1 a part failed or a source was kept from last good or contributes nothing, whatever else imported (the last line says which), 2 bad flags or configuration, 3 database unavailable.\n' +
+    'A part (live TV, library, add-on catalogs) that fails keeps serving what it served before.\n' +
+    'import.lockTimeoutSeconds (settings file; default 60) bounds the wait for another import writing the database.',
   async run(values, _positionals, io) {
     const { settings } = resolveSettings(values, io.cwd);
     if (
@@ -68,9 +70,10 @@ export const importCommand: Command = {
         ...(acceptShrink !== undefined ? { acceptShrink } : {}),
       });
       progress?.done();
+      const verdict = importVerdict(outcome);
       if (values.json) io.stdout.write(`${JSON.stringify(serializable(outcome), null, 2)}\n`);
-      else io.stdout.write(`${describeOutcome(outcome).join('\n')}\n`);
-      return importSucceeded(outcome) && keptSources(outcome).length === 0 ? 0 : 1;
+      else io.stdout.write(`${[...describeOutcome(outcome), verdict.line].join('\n')}\n`);
+      return verdict.code;
     } finally {
       store.close();
     }
