@@ -8,7 +8,7 @@ import type { Crawl } from './crawl.js';
 import { exportGuideDays, GUIDE_WINDOW_LIMITS } from './guide.js';
 import { exportAddonCatalogs, exportItems } from './items.js';
 import { landingHtml } from './landing.js';
-import { checkOutDir, createStagingDir, MARKER_FILE, MARKER_GENERATOR, swapIn } from './replace-dir.js';
+import { checkOutDir, createStagingDir, MARKER_FILE, MARKER_GENERATOR, MARKER_VERSION, swapIn } from './replace-dir.js';
 import { staticManifest } from './static-manifest.js';
 import type { CatalogExport, ExportOptions, ExportReport } from './types.js';
 import { createExportWriter } from './writer.js';
@@ -29,7 +29,7 @@ const HEADERS_FILE = '/*\n  Access-Control-Allow-Origin: *\n';
 export async function exportAddon(addon: Addon, outDir: string, options: ExportOptions = {}): Promise<ExportReport> {
   const settings = resolveOptions(options);
   const target = resolve(outDir);
-  const state = await checkOutDir(target, options.force === true);
+  const previous = await checkOutDir(target, options.force === true);
   const manifestAnswer = addon.manifestFor(options.config);
   if (manifestAnswer.status !== 200) {
     throw new MarqueeError(
@@ -116,8 +116,10 @@ export async function exportAddon(addon: Addon, outDir: string, options: ExportO
     const marker = JSON.stringify(
       {
         generator: MARKER_GENERATOR,
-        markerVersion: 2,
-        // What this export put at the folder's root: anything else there later is someone else's.
+        markerVersion: MARKER_VERSION,
+        // Every file this export wrote: the next one deletes these and nothing else.
+        written: crawl.writer.written().sort(),
+        // The root entries, as markers of version 2 listed them (for an older Marquee reading it).
         entries,
         exportedAt,
         addon: { id: manifest.id, version: manifest.version, name: manifest.name },
@@ -133,7 +135,15 @@ export async function exportAddon(addon: Addon, outDir: string, options: ExportO
     );
     await writeFile(join(staging, MARKER_FILE), marker, { flag: 'wx' });
     options.signal?.throwIfAborted();
-    await swapIn(staging, target, state);
+    const left = await swapIn(staging, target, previous);
+    if (left) {
+      summary.warnings.push({
+        path: left.folder,
+        message:
+          `${left.files.length} file(s) appeared in ${target} while it was exported and were not deleted: ` +
+          `they are in ${left.folder} (${left.files.slice(0, 10).join(', ')})`,
+      });
+    }
     return { ...summary, files: crawl.writer.files + 1, bytes: crawl.writer.bytes + Buffer.byteLength(marker) };
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
