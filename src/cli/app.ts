@@ -14,6 +14,7 @@ import {
 } from '../livetv/index.js';
 import type { ConfigField } from '../protocol/index.js';
 import { createTokenCodec } from '../server/index.js';
+import type { SourceValidators } from '../sources/input/index.js';
 import { type XtreamSource, xtreamSource } from '../sources/xtream/index.js';
 import { type ManifestChange, openStore, recordManifest, type Store } from '../store/index.js';
 import { loadOrCreateKeyRing } from './keys.js';
@@ -91,6 +92,8 @@ export interface ImportHooks {
     records?: number;
   }) => void;
   readonly previous?: SourceState;
+  /** ETag / Last-Modified of the library URLs' last good reads (`validators` of the last library import). */
+  readonly libraryValidators?: Readonly<Record<string, SourceValidators>>;
   readonly signal?: AbortSignal;
   /** `--accept-shrink`: take shrunk sources anyway, all (`true`) or these locations. */
   readonly acceptShrink?: boolean | readonly string[];
@@ -166,6 +169,10 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
         files: settings.library?.files ?? [],
         ...(libraries.length > 0 ? { sources: libraries } : {}),
         import: lockTimeout(settings),
+        ...(settings.sources?.timeoutSeconds
+          ? { sourceOptions: { timeoutMs: settings.sources.timeoutSeconds * 1000 } }
+          : {}),
+        ...(hooks.libraryValidators ? { validators: hooks.libraryValidators } : {}),
         ...guard(settings, hooks),
         ...(hooks.onProgress
           ? {

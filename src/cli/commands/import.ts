@@ -18,7 +18,7 @@ export const importCommand: Command = {
   name: 'import',
   summary: 'import playlists, guides and libraries into the database (atomically)',
   usage:
-    'marquee import [--playlist PATH|URL] [--epg PATH|URL] [--library PATH] [--xtream URL] [--accept-shrink [SOURCE]] [--db FILE] [--config FILE]',
+    'marquee import [--playlist PATH|URL] [--epg PATH|URL] [--library PATH|URL] [--xtream URL] [--accept-shrink [SOURCE]] [--db FILE] [--config FILE]',
   options: {
     ...SOURCE_OPTIONS,
     ...STORE_OPTIONS,
