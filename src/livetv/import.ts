@@ -519,7 +519,9 @@ function guideOptions(base: SourceOptions, options: LiveTvImportOptions): (locat
       : {
           ...base,
           allowFiles: false,
-          allowPrivateAddresses: allow === true || (Array.isArray(allow) && allow.includes(location)),
+          allowPrivateAddresses: allow === true,
+          // A listed URL admits itself only: each hop of a redirect is judged on its own.
+          ...(Array.isArray(allow) ? { privateUrls: allow } : {}),
         };
 }
 

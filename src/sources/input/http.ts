@@ -50,7 +50,6 @@ export async function openHttp(
   limits: HttpLimits,
   deadline: Deadline,
 ): Promise<RawSource | SourceNotModified> {
-  const allow = addressPolicy(options);
   const headers: Record<string, string> = {
     'user-agent': options.userAgent ?? DEFAULT_USER_AGENT,
     'accept-encoding': 'gzip',
@@ -64,6 +63,8 @@ export async function openHttp(
   let failures = 0;
   for (;;) {
     const hop = url.href === start.href ? label : `${label} (redirected to ${redactLocation(url)})`;
+    // Each hop judged on its own: a URL allowed to reach private addresses admits itself only.
+    const allow = addressPolicy(options, url);
     let response: IncomingMessage;
     try {
       response = await send(url, headers, allow, hop, limits.connectTimeoutMs, deadline.signal);
