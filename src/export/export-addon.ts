@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { Addon } from '../addon/index.js';
 import { MarqueeError } from '../errors.js';
 import { isGuideCatalog, type Manifest } from '../protocol/index.js';
+import { checkPageUrls } from '../server/page.js';
 import { catalogLists, describeList, pageList } from './catalog-pages.js';
 import type { Crawl } from './crawl.js';
 import { exportGuideDays, GUIDE_WINDOW_LIMITS } from './guide.js';
@@ -15,8 +16,18 @@ import { createExportWriter } from './writer.js';
 
 const DEFAULTS = { maxPages: 1_000, maxFiles: 200_000, maxBytes: 2 * 1024 ** 3, guideDays: { from: -1, to: 7 } };
 
-/** Static hosts that read it (Netlify, Cloudflare Pages) send CORS on every file; the web client needs it. */
-const HEADERS_FILE = '/*\n  Access-Control-Allow-Origin: *\n';
+/**
+ * `_headers`, for static hosts that read it (Netlify, Cloudflare Pages): CORS on every file (the
+ * web client needs it), and on the landing page the served page's policy and frame rules.
+ */
+function headersFile(policy: string): string {
+  const page = [
+    `  Content-Security-Policy: ${policy}`,
+    '  X-Frame-Options: DENY',
+    '  Referrer-Policy: no-referrer',
+  ].join('\n');
+  return `/*\n  Access-Control-Allow-Origin: *\n  X-Content-Type-Options: nosniff\n/\n${page}\n/index.html\n${page}\n`;
+}
 
 /**
  * Write `addon` as static files into `outDir`: manifest, every catalog page the client asks
@@ -38,6 +49,8 @@ export async function exportAddon(addon: Addon, outDir: string, options: ExportO
     );
   }
   const { manifest, notes } = staticManifest(manifestAnswer.body as unknown as Manifest);
+  // Its logo reaches the landing page: an http(s) URL or nothing (INVALID_MANIFEST naming the field).
+  checkPageUrls(manifest);
   const now = settings.now();
   const exportedAt = new Date(now).toISOString();
 
@@ -60,10 +73,11 @@ export async function exportAddon(addon: Addon, outDir: string, options: ExportO
     if ((await own('manifest.json', JSON.stringify(manifest))) !== 'written') {
       throw new MarqueeError('INVALID_SETTINGS', 'the export limits leave no room for manifest.json');
     }
-    await own('index.html', landingHtml(manifest, options.publicUrl));
+    const landing = landingHtml(manifest, options.publicUrl);
+    await own('index.html', landing.html);
     // GitHub Pages runs Jekyll unless told not to, and Jekyll drops `_` and `.` files.
     await own('.nojekyll', '');
-    await own('_headers', HEADERS_FILE);
+    await own('_headers', headersFile(landing.policy));
 
     const catalogs: CatalogExport[] = [];
     const guideDays = new Set<string>();

@@ -6,7 +6,7 @@ import { handleConfigure } from './configure-route.js';
 import { STATUS_BY_CODE } from './errors.js';
 import { frontPageData } from './front.js';
 import { landingPage } from './landing.js';
-import { pageHeaders } from './page.js';
+import { checkPageUrls, pageHeaders } from './page.js';
 import { createRateLimiter } from './rate-limit.js';
 import { clientAddress, localPath } from './request-path.js';
 import {
@@ -42,6 +42,10 @@ const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
  */
 export function createRequestHandler(source: AddonSource, options: ServerOptions = {}): RequestHandler {
   const getAddon = typeof source === 'function' ? source : () => source;
+  // The landing and configure pages link the manifest's logo: an add-on whose URL fields are not
+  // http(s) (a `javascript:` logo) is refused, naming the field: now when it is given, else (an
+  // add-on looked up per request may not exist yet) by each page, which then answers 500.
+  if (typeof source !== 'function') checkPageUrls(source.manifest);
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
   const compression = options.compression ?? true;
   const cache = options.responseCache === false ? undefined : new ResponseCache(options.responseCache);
@@ -95,7 +99,9 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
     const isRead = method === 'GET' || method === 'HEAD';
     const configure = /^\/(?:([^/]+)\/)?configure\/?$/.exec(path);
     if (method === 'POST' && configure) {
-      return handleConfigure(getAddon(), request, configure[1], baseUrl(request), 'POST');
+      const addon = getAddon();
+      checkPageUrls(addon.manifest);
+      return handleConfigure(addon, request, configure[1], baseUrl(request), 'POST');
     }
     if (!isRead) return textResponse(405, 'Method not allowed', { allow: ALLOWED });
 
@@ -114,6 +120,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
     };
     const hit = cached(now);
     if (hit) return hit;
+    if (path === '/' || configure) checkPageUrls(addon.manifest);
     if (path === '/') return await landing(addon, request);
     if (configure) return handleConfigure(addon, request, configure[1], baseUrl(request), 'GET');
 
