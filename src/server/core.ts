@@ -158,6 +158,11 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
               ...(parsed.config !== undefined ? { config: parsed.config } : {}),
               ...(signal ? { signal } : {}),
             });
+      // The version now, asked of the data (not a reading held for a while): an import that
+      // committed before or while this answer was built is seen by every request after this one,
+      // so no cached answer of the data before it is served once this answer, which may hold the
+      // new data, is; and such an answer is not kept under the old version.
+      const current = cache === undefined ? version : addon.dataVersion();
       if (answer.status === 404) {
         logger?.info({ requestId, notFound: answer.reason });
         land('answered');
@@ -168,7 +173,10 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
       const { entry, release } = jsonEntry(answer.body, hints, version, now + ttl);
       // Requests that waited for this answer are the second request of its path that admits it.
       const kept =
-        cache !== undefined && ttl > 0 && (cache.admit(path, now) || (flight !== undefined && flight.followers > 0));
+        cache !== undefined &&
+        current === version &&
+        ttl > 0 &&
+        (cache.admit(path, now) || (flight !== undefined && flight.followers > 0));
       if (kept) cache.set(path, entry);
       // The waiting requests go on now, and share the compression below (sendEntry compresses an entry once at a time).
       land('answered');
@@ -213,7 +221,10 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
       };
     }
     const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
-    return htmlResponse(200, landingPage(manifest, base, nonce, await frontPageData(addon)), pageHeaders(nonce));
+    const data = await frontPageData(addon);
+    // Built from the data as it is now: later cached answers must be of that data too (see route).
+    if (cache) addon.dataVersion();
+    return htmlResponse(200, landingPage(manifest, base, nonce, data), pageHeaders(nonce));
   }
 
   function failure(error: unknown, requestId: string): CoreResponse {
