@@ -66,11 +66,15 @@ export async function checkOutDir(outDir: string, force: boolean): Promise<OutDi
   const tree = await walk(outDir);
   const kept: string[] = [];
   const foreign: string[] = [];
-  for (const file of tree.files) {
-    const reason = await protectedReason(join(outDir, file.path), file.path, file.symlink);
+  // Every file's head is read, a few at a time: one by one, 100,000 files took 10 s.
+  const reasons = await mapLimited(tree.files, HEAD_READS, (file) =>
+    protectedReason(join(outDir, file.path), file.path, file.symlink),
+  );
+  tree.files.forEach((file, i) => {
+    const reason = reasons[i];
     if (reason !== undefined) kept.push(`${file.path} (${reason})`);
     else if (file.symlink || !isOurs(file.path)) foreign.push(file.path);
-  }
+  });
   // A folder the export did not make and that holds nothing of it (an empty one someone added).
   const folders = new Set(tree.files.filter((f) => isOurs(f.path)).flatMap((f) => ancestors(f.path)));
   for (const folder of tree.folders)
@@ -97,6 +101,23 @@ export async function checkOutDir(outDir: string, force: boolean): Promise<OutDi
       'replace the folder with everything in it (a database or key ring is still never deleted)',
     { details: { outDir, foreign } },
   );
+}
+
+/** Files whose heads are read at once. */
+const HEAD_READS = 32;
+
+/** `fn` of every item, at most `limit` at once, results in order. */
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }
 
 /** `a, b, c and 12 more`. */
