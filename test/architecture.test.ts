@@ -14,7 +14,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   store: ['errors', 'protocol', 'sources'],
   livetv: ['errors', 'protocol', 'addon', 'store', 'sources'],
   library: ['errors', 'protocol', 'addon', 'store', 'sources'],
-  checker: ['errors', 'protocol'],
+  checker: ['errors', 'protocol', 'sources'],
   export: ['errors', 'protocol', 'addon', 'server'],
   hosted: ['errors', 'protocol', 'addon', 'server', 'store', 'sources', 'livetv', 'library'],
   demo: ['errors', 'protocol', 'addon', 'store', 'sources', 'livetv', 'library'],

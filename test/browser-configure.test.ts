@@ -26,10 +26,13 @@ import { httpRequest } from './helpers/http.js';
 
 const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-artifacts');
 
-const LOGO = `data:image/svg+xml;base64,${Buffer.from(
+const LOGO_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" width="128" height="128"><rect width="128" height="128" rx="24" fill="#7b5bf5"/>' +
-    '<text x="64" y="84" fill="#fff" font-family="sans-serif" font-size="56" font-weight="700" text-anchor="middle">CC</text></svg>',
-).toString('base64')}`;
+  '<text x="64" y="84" fill="#fff" font-family="sans-serif" font-size="56" font-weight="700" text-anchor="middle">CC</text></svg>';
+/** The logo on a server of its own: a page takes http(s) logos only (a data: one is refused). */
+const logoServer = createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/svg+xml' }).end(LOGO_SVG));
+await new Promise<void>((resolve) => logoServer.listen(0, '127.0.0.1', resolve));
+const LOGO = `http://127.0.0.1:${(logoServer.address() as AddressInfo).port}/logo.svg`;
 
 const MANIFEST = {
   id: 'org.marquee.browser-test',
@@ -89,6 +92,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
+  logoServer.closeAllConnections();
+  await new Promise((resolve) => logoServer.close(resolve));
 });
 
 /** The id of the focused element, or its text when it has none (the submit button). */

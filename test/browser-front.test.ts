@@ -153,7 +153,8 @@ describe('a non-configurable SDK add-on with hostile strings', () => {
         version: '1.0.0',
         name: `Hostile ${EVIL}`,
         description: `Description ${EVIL}`,
-        logo: 'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=',
+        // http(s) only on a page (a data: or javascript: logo is refused); outside requests are aborted here.
+        logo: 'https://img.example/logo.svg',
         resources: ['catalog'],
         types: ['movie', 'tv'],
         catalogs: [

@@ -42,7 +42,9 @@ export interface AddonOptions<M extends DeepReadonly<ManifestInput>> {
   /**
    * Changes whenever the data behind the handlers changes; the server keys its response cache on
    * it. The server passes `now`, its own `Date.now()` of the request, so that a version held for
-   * a while need not read the clock again (a cached page's answer is a few microseconds).
+   * a while need not read the clock again (a cached page's answer is a few microseconds). Once it
+   * has built an answer it asks again without `now`: then the version must be current, not one
+   * held for a while, so that an answer built across a change is not kept under the old version.
    */
   readonly dataVersion?: (now?: number) => string | number;
   /** Called with problems that do not stop an answer (a page cut to 100 items in lenient mode). */

@@ -1,3 +1,6 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { isForbiddenAddress } from '../sources/input/index.js';
 import type { AddonAddress } from './address.js';
 import type { CheckProgress, FetchLike, RequestStats } from './types.js';
 import { raise } from './types.js';
@@ -17,7 +20,9 @@ export type Outcome =
   | 'network'
   | 'too-large'
   /** Not sent or dropped because of our own bounds (budget, deadline, cancellation): not the add-on's fault. */
-  | 'skipped';
+  | 'skipped'
+  /** A redirect from the add-on's public address to a loopback, private or link-local one: not followed. */
+  | 'private-redirect';
 
 export interface Exchange {
   readonly path: string;
@@ -42,6 +47,12 @@ export interface RequesterOptions {
   readonly maxBodyBytes: number;
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: CheckProgress) => void;
+  /**
+   * Is this resolved address loopback, private, link-local (or another non-public one)? Default:
+   * the sources' SSRF rule (`isForbiddenAddress`). Only tests pass another, to play a public add-on
+   * on 127.0.0.1.
+   */
+  readonly isPrivateAddress?: (address: string) => boolean;
 }
 
 export interface Requester {
@@ -56,6 +67,9 @@ export interface Requester {
 
 /** A browser-like Origin: the web client sends one, and some CORS setups answer only when they see it. */
 const ORIGIN = 'https://web.stremio.com';
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** As browsers' fetch: past 20 redirects a request fails. */
+const MAX_REDIRECTS = 20;
 
 /**
  * A bounded requester for one run.
@@ -77,6 +91,16 @@ export function createRequester(options: RequesterOptions): Requester {
   const onCancel = () => stop('the run was cancelled');
   if (options.signal?.aborted) onCancel();
   else options.signal?.addEventListener('abort', onCancel, { once: true });
+
+  const isPrivate = options.isPrivateAddress ?? isForbiddenAddress;
+  // Where the check starts decides where it may be sent: an add-on on a private address (one's own
+  // network, a test) may redirect within it; one on a public address may not lead the checker
+  // into the network it runs in (its answers are printed).
+  let startPrivate: Promise<boolean> | undefined;
+  const startsPrivate = () => {
+    startPrivate ??= privateHost(new URL(options.address.manifestUrl), isPrivate);
+    return startPrivate;
+  };
 
   const interval = 1000 / options.rateLimit;
   let nextStart = 0;
@@ -144,11 +168,38 @@ export function createRequester(options: RequesterOptions): Requester {
       ...extra,
     });
     try {
-      const response = await options.fetch(options.address.resolve(path), {
-        signal,
-        redirect: 'follow',
-        headers: { origin: ORIGIN, 'user-agent': 'marquee-check' },
-      });
+      // Redirects followed here, each target checked before it is asked.
+      let url = new URL(options.address.resolve(path));
+      let response: Response;
+      for (let hops = 0; ; hops++) {
+        response = await options.fetch(url.href, {
+          signal,
+          redirect: 'manual',
+          headers: { origin: ORIGIN, 'user-agent': 'marquee-check' },
+        });
+        const location = REDIRECTS.has(response.status) ? response.headers.get('location') : null;
+        if (location === null) break;
+        await response.body?.cancel().catch(() => undefined);
+        if (hops >= MAX_REDIRECTS) return failed('network', `more than ${MAX_REDIRECTS} redirects`);
+        let next: URL;
+        try {
+          next = new URL(location, url);
+        } catch {
+          return failed('network', `a redirect to an invalid URL (${JSON.stringify(location.slice(0, 100))})`);
+        }
+        if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+          return failed('network', `a redirect to a ${next.protocol} URL, which is not followed`);
+        }
+        if (!(await startsPrivate()) && (await privateHost(next, isPrivate))) {
+          return failed(
+            'private-redirect',
+            `HTTP ${response.status} redirects to ${next.origin}${next.pathname}, a loopback, private or link-local address: ` +
+              'not followed, as the add-on is on a public address (nothing from there was read)',
+            { status: response.status },
+          );
+        }
+        url = next;
+      }
       const head = { status: response.status, headers: response.headers };
       const body = await readBody(response, options.maxBodyBytes);
       if (body === undefined) {
@@ -182,6 +233,20 @@ export function createRequester(options: RequesterOptions): Requester {
       options.signal?.removeEventListener('abort', onCancel);
     },
   };
+}
+
+/**
+ * Does `url`'s host name a private address (any of its addresses, as the SSRF guard of sources
+ * judges a host)? A name that does not resolve is not: its request fails on its own.
+ */
+async function privateHost(url: URL, isPrivate: (address: string) => boolean): Promise<boolean> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) !== 0) return isPrivate(host);
+  try {
+    return (await lookup(host, { all: true })).some((entry) => isPrivate(entry.address));
+  } catch {
+    return false;
+  }
 }
 
 function skipped(path: string, reason: string): Exchange {

@@ -145,10 +145,17 @@ export interface CheckOptions {
   readonly onProgress?: (progress: CheckProgress) => void;
   /** Aborting stops the crawl; the report of what was checked so far is still returned. */
   readonly signal?: AbortSignal;
+  /**
+   * Which resolved addresses are loopback, private or link-local: a check that starts on a public
+   * address never follows a redirect to one (it reports it), one that starts on a private address
+   * may. Default: the rule of the sources' SSRF guard. For tests, to play a public add-on on
+   * 127.0.0.1; `marquee check` never sets it.
+   */
+  readonly isPrivateAddress?: (address: string) => boolean;
 }
 
-export type ResolvedOptions = Required<Omit<CheckOptions, 'onProgress' | 'signal'>> &
-  Pick<CheckOptions, 'onProgress' | 'signal'>;
+export type ResolvedOptions = Required<Omit<CheckOptions, 'onProgress' | 'signal' | 'isPrivateAddress'>> &
+  Pick<CheckOptions, 'onProgress' | 'signal' | 'isPrivateAddress'>;
 
 export const DEFAULT_OPTIONS = {
   maxRequests: 300,

@@ -14,6 +14,7 @@ import {
 } from '../livetv/index.js';
 import type { ConfigField } from '../protocol/index.js';
 import { createTokenCodec } from '../server/index.js';
+import type { SourceValidators } from '../sources/input/index.js';
 import { type XtreamSource, xtreamSource } from '../sources/xtream/index.js';
 import { type ManifestChange, openStore, recordManifest, type Store } from '../store/index.js';
 import { loadOrCreateKeyRing } from './keys.js';
@@ -91,6 +92,8 @@ export interface ImportHooks {
     records?: number;
   }) => void;
   readonly previous?: SourceState;
+  /** ETag / Last-Modified of the library URLs' last good reads (`validators` of the last library import). */
+  readonly libraryValidators?: Readonly<Record<string, SourceValidators>>;
   readonly signal?: AbortSignal;
   /** `--accept-shrink`: take shrunk sources anyway, all (`true`) or these locations. */
   readonly acceptShrink?: boolean | readonly string[];
@@ -104,6 +107,12 @@ function sourceOptions(settings: Settings) {
     ...(s?.timeoutSeconds ? { timeoutMs: s.timeoutSeconds * 1000 } : {}),
     ...(s?.maxMegabytes ? { maxBytes: s.maxMegabytes * 1_048_576 } : {}),
   };
+}
+
+/** How long an import waits for another writer of the database (`import.lockTimeoutSeconds`). */
+function lockTimeout(settings: Settings): { lockTimeoutMs?: number } {
+  const seconds = settings.import?.lockTimeoutSeconds;
+  return seconds === undefined ? {} : { lockTimeoutMs: Math.round(seconds * 1000) };
 }
 
 /** The shrink guard of the settings and `--accept-shrink`. */
@@ -137,6 +146,7 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
         ...(livetv?.horizonDays !== undefined ? { horizonDays: livetv.horizonDays } : {}),
         ...(livetv?.languages ? { languages: livetv.languages } : {}),
         sourceOptions: sourceOptions(settings),
+        ...lockTimeout(settings),
         ...guard(settings, hooks),
         ...(settings.sources?.allowPrivate !== undefined ? { allowPrivateSources: settings.sources.allowPrivate } : {}),
         ...(hooks.previous ? { previous: hooks.previous } : {}),
@@ -158,6 +168,11 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
       outcome.library = await importLibrary(store, {
         files: settings.library?.files ?? [],
         ...(libraries.length > 0 ? { sources: libraries } : {}),
+        import: lockTimeout(settings),
+        ...(settings.sources?.timeoutSeconds
+          ? { sourceOptions: { timeoutMs: settings.sources.timeoutSeconds * 1000 } }
+          : {}),
+        ...(hooks.libraryValidators ? { validators: hooks.libraryValidators } : {}),
         ...guard(settings, hooks),
         ...(hooks.onProgress
           ? {
@@ -180,7 +195,7 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
       outcome.addonCatalogs = await refreshAddonCatalogs(
         store,
         { addonCatalogs: settings.addonCatalogs },
-        { fetch: { ...sourceOptions(settings), ...signal } },
+        { fetch: { ...sourceOptions(settings), ...signal }, ...lockTimeout(settings) },
       );
     } catch (error) {
       outcome.addonCatalogs = { error: error as Error };
@@ -190,7 +205,7 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
 }
 
 /** The configured Xtream accounts, each read with the settings' source limits. */
-function xtreamSources(settings: Settings): XtreamSource[] {
+export function xtreamSources(settings: Settings): XtreamSource[] {
   return (settings.xtream ?? []).map((x) =>
     xtreamSource(typeof x === 'string' ? { url: x } : x, sourceOptions(settings)),
   );
@@ -201,7 +216,7 @@ function xtreamSources(settings: Settings): XtreamSource[] {
  * streams are offered in this order): by `priority` (higher first, playlists count 0), equal
  * ones in the settings order.
  */
-function livePlaylists(settings: Settings, accounts: readonly XtreamSource[]): PlaylistSource[] {
+export function livePlaylists(settings: Settings, accounts: readonly XtreamSource[]): PlaylistSource[] {
   const ranked = [
     ...(settings.livetv?.playlists ?? []).map((p) => ({ source: location(p) as PlaylistSource, priority: 0 })),
     ...accounts.flatMap((a) =>
@@ -209,6 +224,14 @@ function livePlaylists(settings: Settings, accounts: readonly XtreamSource[]): P
     ),
   ];
   return ranked.sort((a, b) => b.priority - a.priority).map((r) => r.source);
+}
+
+/** The guides the settings name (not those a playlist names): configured ones, then the accounts' own. */
+export function configuredGuideLocations(settings: Settings, accounts: readonly XtreamSource[]): string[] {
+  return [
+    ...(settings.livetv?.guides ?? []).map((g) => location(g).location),
+    ...accounts.flatMap((a) => (a.live?.guides ?? []).map((g) => g.location)),
+  ];
 }
 
 /** The user settings the product declares on /configure, for the parts being served. */

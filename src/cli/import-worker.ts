@@ -10,6 +10,7 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { MarqueeError } from '../errors.js';
 import type { SourceState } from '../livetv/index.js';
+import type { SourceValidators } from '../sources/input/index.js';
 import { openStore } from '../store/index.js';
 import { type ImportOutcome, importAll } from './app.js';
 import type { Settings } from './settings.js';
@@ -18,6 +19,7 @@ interface Job {
   readonly db: string;
   readonly settings: Settings;
   readonly previous?: SourceState;
+  readonly libraryValidators?: Readonly<Record<string, SourceValidators>>;
   readonly parseThread?: boolean;
 }
 
@@ -62,7 +64,12 @@ const canUseWorker = import.meta.url.endsWith('.js');
 export async function importInWorker(
   db: string,
   settings: Settings,
-  options: { previous?: SourceState; signal?: AbortSignal; parseThread?: boolean } = {},
+  options: {
+    previous?: SourceState;
+    libraryValidators?: Readonly<Record<string, SourceValidators>>;
+    signal?: AbortSignal;
+    parseThread?: boolean;
+  } = {},
 ): Promise<ImportOutcome> {
   if (!canUseWorker) {
     const store = openStore(db);
@@ -76,6 +83,7 @@ export async function importInWorker(
     db,
     settings,
     ...(options.previous ? { previous: options.previous } : {}),
+    ...(options.libraryValidators ? { libraryValidators: options.libraryValidators } : {}),
     ...(options.parseThread !== undefined ? { parseThread: options.parseThread } : {}),
   };
   const worker = new Worker(new URL(import.meta.url), { workerData: job });
@@ -110,6 +118,7 @@ if (!isMainThread && parentPort && (workerData as Job | undefined)?.db) {
   importAll(store, job.settings, {
     signal: controller.signal,
     ...(job.previous ? { previous: job.previous } : {}),
+    ...(job.libraryValidators ? { libraryValidators: job.libraryValidators } : {}),
     ...(job.parseThread !== undefined ? { parseThread: job.parseThread } : {}),
   })
     .then((outcome) => port.postMessage(toWire(outcome)))

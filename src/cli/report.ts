@@ -80,14 +80,6 @@ export function keptSourceList(outcome: ImportOutcome): { message: string; keptS
   return badSources(outcome).map((l) => ({ message: l.line.trim().replace(/^kept: /, ''), keptSince: l.keptSince }));
 }
 
-/**
- * The lines of every source of `outcome` that was kept from last good or contributes nothing
- * (the import exits 1 and `serve` logs them at `warn`); many failing alike are one line.
- */
-export function keptSources(outcome: ImportOutcome): string[] {
-  return badSources(outcome).map((l) => l.line.trim());
-}
-
 /** An import is usable when at least one backend imported (or kept unchanged) data. */
 export function importSucceeded(outcome: ImportOutcome): boolean {
   return [outcome.livetv, outcome.library].some((r) => r !== undefined && !('error' in r));
@@ -103,4 +95,38 @@ export function failedParts(outcome: ImportOutcome): Array<{ part: string; messa
   return parts.flatMap(([part, result]) =>
     result !== undefined && 'error' in result ? [{ part, message: result.error.message }] : [],
   );
+}
+
+/**
+ * The exit code of an import and the last line of its summary, which says why: 1 whenever a part
+ * (live TV, library, add-on catalogs) failed or any source was kept from its last good import or
+ * contributes nothing, whatever else imported (cron jobs and health checks read exit codes).
+ *
+ * @example importVerdict({ livetv: { error }, library }) // { code: 1, line: 'exit 1: live TV failed (…)' }
+ */
+export function importVerdict(outcome: ImportOutcome): { code: 0 | 1; line: string } {
+  const problems = failedParts(outcome).map((f) => `${f.part} failed (what it served before stays served)`);
+  const areas: Array<[string, readonly { readonly outcome?: string }[] | undefined]> = [
+    ['live-TV', outcome.livetv && !('error' in outcome.livetv) ? outcome.livetv.sources : undefined],
+    ['library', outcome.library && !('error' in outcome.library) ? outcome.library.sources : undefined],
+  ];
+  for (const [area, sources] of areas) {
+    const kept = (sources ?? []).filter((s) => s.outcome === 'kept').length;
+    const none = (sources ?? []).filter((s) => s.outcome === 'none').length;
+    if (kept > 0)
+      problems.push(`${plural(kept, `${area} source`)} kept from ${kept === 1 ? 'its' : 'their'} last good import`);
+    if (none > 0)
+      problems.push(`${plural(none, `${area} source`)} ${none === 1 ? 'contributes' : 'contribute'} nothing`);
+  }
+  const catalogs = outcome.addonCatalogs;
+  if (catalogs && !('error' in catalogs) && catalogs.failed > 0) {
+    problems.push(`${plural(catalogs.failed, 'add-on manifest')} not updated (last good copy kept)`);
+  }
+  return problems.length === 0
+    ? { code: 0, line: 'exit 0: every part and every source imported' }
+    : { code: 1, line: `exit 1: ${problems.join('; ')}` };
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

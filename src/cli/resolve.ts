@@ -44,9 +44,9 @@ export const SOURCE_OPTIONS = {
   library: {
     type: 'string',
     multiple: true,
-    value: 'PATH',
+    value: 'PATH|URL',
     env: 'MARQUEE_LIBRARY',
-    description: 'library file or folder (JSON, CSV)',
+    description: 'library file or folder (JSON, CSV), or an http(s) URL of a library file',
   },
   xtream: {
     type: 'string',

@@ -23,6 +23,12 @@ const Source = v.union([
 
 const Hours = v.pipe(v.number(), v.minValue(0));
 
+/** A URL that reaches a page (the landing page's icon and header, the install link): http(s) only. */
+const PageUrl = v.pipe(
+  UrlSchema,
+  v.regex(/^https?:\/\/[^\s/?#]/i, 'must be an http(s) URL: it reaches the landing page'),
+);
+
 const Names = v.array(v.pipe(v.string(), v.minLength(1)));
 
 /** An Xtream Codes account: its URL (any of the three shapes providers hand out), or the URL with options. */
@@ -46,7 +52,7 @@ export const SettingsSchema = v.strictObject({
   port: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65535))),
   host: v.optional(v.pipe(v.string(), v.minLength(1))),
   db: v.optional(v.pipe(v.string(), v.minLength(1))),
-  publicUrl: v.optional(UrlSchema),
+  publicUrl: v.optional(PageUrl),
   basePath: v.optional(v.pipe(v.string(), v.regex(/^(\/[A-Za-z0-9._~-]+)*$/, 'must look like /tv (or be empty)'))),
   addon: v.optional(
     v.strictObject({
@@ -56,8 +62,8 @@ export const SettingsSchema = v.strictObject({
       name: v.optional(v.pipe(v.string(), v.minLength(1))),
       description: v.optional(v.string()),
       version: v.optional(v.string()),
-      logo: v.optional(UrlSchema),
-      background: v.optional(UrlSchema),
+      logo: v.optional(PageUrl),
+      background: v.optional(PageUrl),
       contactEmail: v.optional(v.string()),
     }),
   ),
@@ -108,6 +114,8 @@ export const SettingsSchema = v.strictObject({
     ),
   ),
   refresh: v.optional(v.strictObject({ intervalHours: v.pipe(v.number(), v.minValue(0)) })),
+  /** How an import (`marquee import`, a refresh of `serve`) waits for another writer of the database. */
+  import: v.optional(v.strictObject({ lockTimeoutSeconds: v.optional(v.pipe(v.number(), v.minValue(0))) })),
   sources: v.optional(
     v.strictObject({
       timeoutSeconds: v.optional(v.pipe(v.number(), v.minValue(1))),

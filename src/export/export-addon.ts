@@ -3,20 +3,31 @@ import { join, resolve } from 'node:path';
 import type { Addon } from '../addon/index.js';
 import { MarqueeError } from '../errors.js';
 import { isGuideCatalog, type Manifest } from '../protocol/index.js';
+import { checkPageUrls } from '../server/page.js';
 import { catalogLists, describeList, pageList } from './catalog-pages.js';
 import type { Crawl } from './crawl.js';
 import { exportGuideDays, GUIDE_WINDOW_LIMITS } from './guide.js';
 import { exportAddonCatalogs, exportItems } from './items.js';
 import { landingHtml } from './landing.js';
-import { checkOutDir, createStagingDir, MARKER_FILE, MARKER_GENERATOR, swapIn } from './replace-dir.js';
+import { checkOutDir, createStagingDir, MARKER_FILE, MARKER_GENERATOR, MARKER_VERSION, swapIn } from './replace-dir.js';
 import { staticManifest } from './static-manifest.js';
 import type { CatalogExport, ExportOptions, ExportReport } from './types.js';
 import { createExportWriter } from './writer.js';
 
 const DEFAULTS = { maxPages: 1_000, maxFiles: 200_000, maxBytes: 2 * 1024 ** 3, guideDays: { from: -1, to: 7 } };
 
-/** Static hosts that read it (Netlify, Cloudflare Pages) send CORS on every file; the web client needs it. */
-const HEADERS_FILE = '/*\n  Access-Control-Allow-Origin: *\n';
+/**
+ * `_headers`, for static hosts that read it (Netlify, Cloudflare Pages): CORS on every file (the
+ * web client needs it), and on the landing page the served page's policy and frame rules.
+ */
+function headersFile(policy: string): string {
+  const page = [
+    `  Content-Security-Policy: ${policy}`,
+    '  X-Frame-Options: DENY',
+    '  Referrer-Policy: same-origin',
+  ].join('\n');
+  return `/*\n  Access-Control-Allow-Origin: *\n  X-Content-Type-Options: nosniff\n/\n${page}\n/index.html\n${page}\n`;
+}
 
 /**
  * Write `addon` as static files into `outDir`: manifest, every catalog page the client asks
@@ -29,7 +40,7 @@ const HEADERS_FILE = '/*\n  Access-Control-Allow-Origin: *\n';
 export async function exportAddon(addon: Addon, outDir: string, options: ExportOptions = {}): Promise<ExportReport> {
   const settings = resolveOptions(options);
   const target = resolve(outDir);
-  const state = await checkOutDir(target, options.force === true);
+  const previous = await checkOutDir(target, options.force === true);
   const manifestAnswer = addon.manifestFor(options.config);
   if (manifestAnswer.status !== 200) {
     throw new MarqueeError(
@@ -38,6 +49,8 @@ export async function exportAddon(addon: Addon, outDir: string, options: ExportO
     );
   }
   const { manifest, notes } = staticManifest(manifestAnswer.body as unknown as Manifest);
+  // Its logo reaches the landing page: an http(s) URL or nothing (INVALID_MANIFEST naming the field).
+  checkPageUrls(manifest);
   const now = settings.now();
   const exportedAt = new Date(now).toISOString();
 
@@ -60,10 +73,11 @@ export async function exportAddon(addon: Addon, outDir: string, options: ExportO
     if ((await own('manifest.json', JSON.stringify(manifest))) !== 'written') {
       throw new MarqueeError('INVALID_SETTINGS', 'the export limits leave no room for manifest.json');
     }
-    await own('index.html', landingHtml(manifest, options.publicUrl));
+    const landing = landingHtml(manifest, options.publicUrl);
+    await own('index.html', landing.html);
     // GitHub Pages runs Jekyll unless told not to, and Jekyll drops `_` and `.` files.
     await own('.nojekyll', '');
-    await own('_headers', HEADERS_FILE);
+    await own('_headers', headersFile(landing.policy));
 
     const catalogs: CatalogExport[] = [];
     const guideDays = new Set<string>();
@@ -116,8 +130,10 @@ export async function exportAddon(addon: Addon, outDir: string, options: ExportO
     const marker = JSON.stringify(
       {
         generator: MARKER_GENERATOR,
-        markerVersion: 2,
-        // What this export put at the folder's root: anything else there later is someone else's.
+        markerVersion: MARKER_VERSION,
+        // Every file this export wrote: the next one deletes these and nothing else.
+        written: crawl.writer.written().sort(),
+        // The root entries, as markers of version 2 listed them (for an older Marquee reading it).
         entries,
         exportedAt,
         addon: { id: manifest.id, version: manifest.version, name: manifest.name },
@@ -133,7 +149,15 @@ export async function exportAddon(addon: Addon, outDir: string, options: ExportO
     );
     await writeFile(join(staging, MARKER_FILE), marker, { flag: 'wx' });
     options.signal?.throwIfAborted();
-    await swapIn(staging, target, state);
+    const left = await swapIn(staging, target, previous);
+    if (left) {
+      summary.warnings.push({
+        path: left.folder,
+        message:
+          `${left.files.length} file(s) appeared in ${target} while it was exported and were not deleted: ` +
+          `they are in ${left.folder} (${left.files.slice(0, 10).join(', ')})`,
+      });
+    }
     return { ...summary, files: crawl.writer.files + 1, bytes: crawl.writer.bytes + Buffer.byteLength(marker) };
   } catch (error) {
     await rm(staging, { recursive: true, force: true });

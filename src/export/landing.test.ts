@@ -33,16 +33,16 @@ function located(page: string, href: string): { install: string; shown: boolean;
 
 describe('the static export landing page', () => {
   it('offers the stremio:// link only for an https address', () => {
-    const https = landingHtml(manifest, 'https://cdn.example.org/addon');
+    const https = landingHtml(manifest, 'https://cdn.example.org/addon').html;
     expect(https).toContain('href="stremio://cdn.example.org/addon/manifest.json"');
     expect(https).toMatch(/id="needs-https" hidden/);
-    const plain = landingHtml(manifest, 'http://192.168.1.5:8000');
+    const plain = landingHtml(manifest, 'http://192.168.1.5:8000').html;
     expect(plain).not.toContain('stremio://');
     expect(plain).toMatch(/<p class="hint" id="needs-https">Served over plain HTTP/);
   });
 
   it('without a public URL, decides from where it is served', () => {
-    const page = landingHtml(manifest);
+    const page = landingHtml(manifest).html;
     expect(located(page, 'https://cdn.example.org/addon/index.html')).toEqual({
       install: 'stremio://cdn.example.org/addon/manifest.json',
       shown: true,

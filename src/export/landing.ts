@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Manifest } from '../protocol/index.js';
-import { html, SafeHtml } from '../server/html.js';
+import { escapeHtml, html, SafeHtml } from '../server/html.js';
 import { HTTPS_GUIDE_URL, installReach, stremioLink } from '../server/install.js';
-import { addonSummary, layout } from '../server/page.js';
+import { addonSummary, layout, pagePolicy } from '../server/page.js';
 
 /**
  * `index.html` of a static export: the add-on's name, catalogs and install address, in the same
@@ -21,12 +21,38 @@ if (location.protocol === 'https:') {
   document.getElementById('install-row').hidden = false;
 } else document.getElementById('needs-https').hidden = false;`;
 
+/** The static landing page and the Content-Security-Policy it carries (for `_headers` too). */
+export interface StaticLanding {
+  readonly html: string;
+  readonly policy: string;
+}
+
 /**
- * The landing page; every manifest string is escaped.
+ * The landing page; every manifest string is escaped. It carries the served page's policy as a
+ * `<meta>` (with its scripts allowed by hash: a static page has no per-request nonce); the frame
+ * rules, which a `<meta>` cannot carry, go in `_headers` for the hosts that read it.
  *
- * @example landingHtml(manifest, 'https://example.org/addon') // '<!doctype html>…'
+ * @example landingHtml(manifest, 'https://example.org/addon').html // '<!doctype html>…'
  */
-export function landingHtml(manifest: Manifest, publicUrl?: string): string {
+export function landingHtml(manifest: Manifest, publicUrl?: string): StaticLanding {
+  const page = landingBody(manifest, publicUrl);
+  const hashes = [...page.matchAll(/<script nonce="[^"]*">([\s\S]*?)<\/script>/g)].map(
+    ([, script]) => `'sha256-${createHash('sha256').update(script!, 'utf8').digest('base64')}'`,
+  );
+  const policy = pagePolicy(hashes.join(' ') || "'none'");
+  // frame-ancestors is ignored in a <meta> (browsers warn): the header in _headers carries it.
+  const meta = policy
+    .split('; ')
+    .filter((d) => !d.startsWith('frame-ancestors'))
+    .join('; ');
+  const head = '<meta charset="utf-8">';
+  return {
+    html: page.replace(head, `${head}\n<meta http-equiv="Content-Security-Policy" content="${escapeHtml(meta)}">`),
+    policy,
+  };
+}
+
+function landingBody(manifest: Manifest, publicUrl?: string): string {
   const manifestUrl = publicUrl === undefined ? 'manifest.json' : `${publicUrl.replace(/\/+$/, '')}/manifest.json`;
   // Known now only with publicUrl; otherwise the script decides from where the page is served.
   const https = publicUrl === undefined ? undefined : installReach(manifestUrl) === 'https';

@@ -2,7 +2,11 @@ import type { Issue } from '../errors.js';
 
 /** How `exportAddon` crawls and where the bounds are. Every field is optional. */
 export interface ExportOptions {
-  /** Replace a non-empty `outDir` that is not a previous export (its files are deleted). Default false. */
+  /**
+   * Replace a previous export that holds files it did not write, deleting them; a database, key
+   * ring or source copy in it still stops the export. A folder that is not an export is never
+   * replaced. Default false.
+   */
   readonly force?: boolean;
   /** A config segment (as in `/{config}/manifest.json`) every request is answered for; default none. */
   readonly config?: string;

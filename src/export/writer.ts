@@ -22,6 +22,8 @@ export interface ExportWriter {
   readonly full: boolean;
   readonly files: number;
   readonly bytes: number;
+  /** Every file written, relative to the root, in the order written (the marker lists them). */
+  written(): string[];
 }
 
 export interface WriterEvents {
@@ -81,6 +83,7 @@ export function createExportWriter(root: string, limits: WriterLimits, events: W
     get bytes() {
       return bytes;
     },
+    written: () => [...owners.keys()],
     async write(file, content, source) {
       if (full) return 'full';
       const checked = checkedFile(file);

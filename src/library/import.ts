@@ -10,7 +10,7 @@ import { sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { isMarqueeError, MarqueeError } from '../errors.js';
 import { cleanName, cleanText } from '../sources/clean.js';
-import { readCopyText } from '../sources/input/index.js';
+import { readCopyText, type SourceOptions, type SourceValidators } from '../sources/input/index.js';
 import {
   assembleLibraryFolder,
   type ItemCandidate,
@@ -20,12 +20,12 @@ import {
   listLibraryFolder,
   parseLibraryJson,
   parseLibraryText,
-  readTextFile,
 } from '../sources/library/index.js';
 import type { LibraryItem } from '../sources/library/item.js';
 import type { LibraryReadOptions } from '../sources/library/options.js';
 import type { SourceWarning } from '../sources/records.js';
 import {
+  failedAreaAttempts,
   failureReason,
   type LibraryImport,
   type LibraryImportOptions,
@@ -41,6 +41,7 @@ import {
   type YieldPolicy,
   yieldPolicy,
 } from '../store/index.js';
+import { isLibraryUrl, libraryLabel, readLibraryLocation, urlFormat } from './location.js';
 
 /** What `onProgress` hears: before and after each file, then once committed. */
 export type LibraryImportProgress =
@@ -64,6 +65,16 @@ export interface ImportLibraryOptions {
   readonly acceptShrink?: boolean | readonly string[];
   /** Library sources that are not files (an Xtream account's movies and series), read after `files`. */
   readonly sources?: readonly LibraryTextSource[];
+  /** Timeouts, retries and redirects of library URLs (their size limit is `read.maxFileBytes`). */
+  readonly sourceOptions?: Omit<
+    SourceOptions,
+    'previous' | 'signal' | 'copyTo' | 'maxBytes' | 'allowPrivateAddresses' | 'allowFiles'
+  >;
+  /**
+   * Validators of each URL's last good read (the `validators` of the previous result): a URL
+   * that answers "not modified" is read from its last good copy.
+   */
+  readonly validators?: Readonly<Record<string, SourceValidators>>;
 }
 
 /**
@@ -101,6 +112,8 @@ export interface ImportLibraryResult {
   /** The first `maxWarnings` warnings, in file order. */
   readonly warnings: SourceWarning[];
   readonly warningCount: number;
+  /** ETag / Last-Modified of each URL read well, by location: `validators` of the next import. */
+  readonly validators: Record<string, SourceValidators>;
 }
 
 const DEFAULT_MAX_ITEMS = 100_000;
@@ -164,6 +177,8 @@ function withoutTakenEpisodes(
 interface FilePlan {
   readonly key: string;
   readonly path: string;
+  /** What it is shown as: a URL with its credentials hidden. */
+  readonly label: string;
   /** A text source's kind (`xtream`); a file's is `library`. */
   readonly kind?: string;
   readonly state: SourceState | undefined;
@@ -182,6 +197,10 @@ interface Judge {
   readonly maxFileBytes: number;
   readonly signal: AbortSignal | undefined;
   readonly plans: FilePlan[];
+  readonly source: SourceOptions | undefined;
+  readonly previous: Readonly<Record<string, SourceValidators>>;
+  /** Validators of the URLs read well in this import. */
+  readonly validators: Record<string, SourceValidators>;
 }
 
 /**
@@ -197,7 +216,7 @@ export async function importLibrary(store: Store, options: ImportLibraryOptions)
   if (options.files.length === 0 && (options.sources?.length ?? 0) === 0) {
     throw new MarqueeError('INVALID_SETTINGS', 'library.files: name at least one library file or folder');
   }
-  const names = [...options.files, ...(options.sources ?? []).map((s) => s.label)];
+  const names = [...options.files.map(libraryLabel), ...(options.sources ?? []).map((s) => s.label)];
   const maxItems = options.read?.maxItems ?? DEFAULT_MAX_ITEMS;
   const warnings = new Warnings(Math.max(0, options.maxWarnings ?? 1_000));
   const firstSeen = new Map<string, string>();
@@ -211,6 +230,9 @@ export async function importLibrary(store: Store, options: ImportLibraryOptions)
     maxFileBytes: options.read?.maxFileBytes ?? LIBRARY_DEFAULTS.maxFileBytes,
     signal: options.signal,
     plans: [],
+    source: options.sourceOptions,
+    previous: options.validators ?? {},
+    validators: {},
   };
   const stays =
     store.libraryCounts().items > 0
@@ -221,7 +243,7 @@ export async function importLibrary(store: Store, options: ImportLibraryOptions)
   try {
     const inputs = [...options.files, ...(options.sources ?? [])];
     for (const input of inputs) {
-      const source = typeof input === 'string' ? input : input.label;
+      const source = typeof input === 'string' ? libraryLabel(input) : input.label;
       options.signal?.throwIfAborted();
       options.onProgress?.({ phase: 'reading', source });
       const result =
@@ -284,7 +306,7 @@ export async function importLibrary(store: Store, options: ImportLibraryOptions)
       sources: judge.plans.map((p) => attemptOf(p, true)),
     });
     options.onProgress?.({ phase: 'committed', items: added, warnings: warnings.count });
-    return { report, warnings: warnings.kept, warningCount: warnings.count, sources };
+    return { report, warnings: warnings.kept, warningCount: warnings.count, sources, validators: judge.validators };
   } catch (error) {
     const failure = isMarqueeError(error, 'IMPORT_FAILED')
       ? error
@@ -292,13 +314,32 @@ export async function importLibrary(store: Store, options: ImportLibraryOptions)
           cause: error,
           details: { files: names, ...(isMarqueeError(error) ? error.details : {}) },
         });
-    imp.abort(failure.message, judge.legacy ? undefined : judge.plans.map((p) => attemptOf(p, false)));
+    // Files judged good were not imported either: each says so, with why (not on a legacy store,
+    // nor for a cancelled import, which is no file's fault).
+    imp.abort(
+      failure.message,
+      judge.legacy || options.signal?.aborted
+        ? undefined
+        : failedAreaAttempts(
+            judge.plans.map((p) => attemptOf(p, false)),
+            judge.states,
+            failure.message,
+          ),
+    );
     throw failure;
   }
 }
 
 /** The items of one configured file or folder, each of its files judged on its own. */
 async function readSource(j: Judge, source: string, read: LibraryReadOptions): Promise<LibraryReadResult> {
+  if (isLibraryUrl(source)) {
+    const label = libraryLabel(source);
+    const found = await judgeFile(j, source, (text) => {
+      const r = parseLibraryText(text, label, read, urlFormat(source, text));
+      return { value: r.items, count: r.items.length, warnings: r.warnings };
+    });
+    return { items: found.value, warnings: found.warnings };
+  }
   const info = await stat(source).catch(() => undefined);
   const prefix = source.endsWith(sep) ? source : `${source}${sep}`;
   const folderFiles = [...j.states.values()].filter((s) => s.label.startsWith(prefix));
@@ -384,14 +425,33 @@ async function judgeFile<T>(
   const p = newPlan(j, path, from);
   let reason: string;
   try {
-    const read = from ? await from.read() : { text: await readTextFile(path, j.maxFileBytes) };
+    const copy = p.state?.copyBytes !== undefined && p.state.goodAt !== undefined;
+    const previous = copy ? j.previous[path] : undefined;
+    const read:
+      | { notModified: true }
+      | { notModified: false; text: string; warnings?: readonly SourceWarning[]; validators?: SourceValidators } = from
+      ? { ...(await from.read()), notModified: false }
+      : await readLibraryLocation(path, {
+          maxBytes: j.maxFileBytes,
+          ...(j.source ? { source: j.source } : {}),
+          ...(previous ? { previous } : {}),
+        });
+    if (read.notModified) {
+      // Not changed since its last good read: its last good copy, counted as then.
+      p.outcome = 'unchanged';
+      if (p.state?.goodCounts) p.counts = p.state.goodCounts;
+      j.validators[path] = previous!;
+      const value = parse(await readCopyText(j.store.sourceCopy(p.key), p.label, j.maxFileBytes)).value;
+      return { value, count: value.length, warnings: [] };
+    }
     const text = read.text;
     const parsed = parse(text);
     if (read.warnings?.length) parsed.warnings.unshift(...read.warnings);
-    const shrink = shrinkReason(p.state, 'items', 'items', parsed.count, j.policy, path, path);
+    const shrink = shrinkReason(p.state, 'items', 'items', parsed.count, j.policy, path, p.label);
     if (parsed.count > 0 && shrink === undefined) {
       p.counts = { items: parsed.count };
       p.fresh = gzipSync(Buffer.from(text, 'utf8'), { level: 1 });
+      if (read.validators) j.validators[path] = read.validators;
       return parsed;
     }
     // The first item skipped says more than a harmless "unknown field ignored" before it.
@@ -401,7 +461,7 @@ async function judgeFile<T>(
         ? shrink
         : `holds no usable item${first ? ` (the first item skipped: ${where(first)})` : ''}`;
   } catch (error) {
-    reason = failureReason(error, path, j.signal);
+    reason = failureReason(error, p.label, j.signal);
   }
   bad(j, p, reason);
   const value = await fromCopy(j, p, (text) => parse(text).value);
@@ -413,6 +473,7 @@ function newPlan(j: Judge, path: string, source?: { readonly key: string; readon
   const p: FilePlan = {
     key,
     path,
+    label: source ? path : libraryLabel(path),
     ...(source ? { kind: source.kind } : {}),
     state: j.states.get(key),
     outcome: 'imported',
@@ -425,9 +486,9 @@ function bad(j: Judge, p: FilePlan, reason: string): void {
   if (j.legacy) {
     throw new MarqueeError(
       'IMPORT_FAILED',
-      `library file ${p.path} ${reason}; nothing was imported (this store has no last good copy of its files yet), ` +
+      `library file ${p.label} ${reason}; nothing was imported (this store has no last good copy of its files yet), ` +
         'the previous library is still served',
-      { details: { source: p.path } },
+      { details: { source: p.label } },
     );
   }
   p.outcome = p.state?.copyBytes !== undefined && p.state.goodAt !== undefined ? 'kept' : 'none';
@@ -437,17 +498,18 @@ function bad(j: Judge, p: FilePlan, reason: string): void {
 /** What a bad file's last good copy holds (nothing when it has none). */
 async function fromCopy<T>(j: Judge, p: FilePlan, parse: (text: string) => T[]): Promise<T[]> {
   if (p.outcome !== 'kept') return [];
-  return parse(await readCopyText(j.store.sourceCopy(p.key), p.path, j.maxFileBytes));
+  return parse(await readCopyText(j.store.sourceCopy(p.key), p.label, j.maxFileBytes));
 }
 
 function attemptOf(p: FilePlan, withCopy: boolean): SourceAttempt {
   return {
     key: p.key,
     kind: p.kind ?? 'library',
-    label: p.path,
+    label: p.label,
     outcome: p.outcome,
     ...(p.reason !== undefined ? { reason: p.reason } : {}),
-    ...(p.counts !== undefined && p.outcome === 'imported' ? { counts: p.counts } : {}),
+    // Unchanged: counted as at its last good read, which stays its last good.
+    ...(p.counts !== undefined && (p.outcome === 'imported' || p.outcome === 'unchanged') ? { counts: p.counts } : {}),
     ...(withCopy && p.fresh ? { copy: [p.fresh] } : {}),
   };
 }
@@ -456,7 +518,7 @@ function reportOf(p: FilePlan, now: number): LibrarySourceReport {
   const badly = p.outcome === 'kept' || p.outcome === 'none';
   const state = p.state && badly ? { ...p.state, keptSince: p.state.keptSince ?? now } : p.state;
   return {
-    location: p.path,
+    location: p.label,
     outcome: p.outcome,
     ...(p.reason !== undefined ? { reason: p.reason } : {}),
     ...(badly ? { message: sourceLine(attemptOf(p, false), state) } : {}),

@@ -7,6 +7,7 @@
  * programme, per request (`{offset}` and `{lutc}` depend on the time it is asked).
  */
 
+import { hasControl, showControls } from '../sources/clean.js';
 import { zoneFormatter } from '../sources/zone.js';
 
 const SECOND = 1000;
@@ -128,6 +129,13 @@ export function catchupPlan(streamUrl: string, attributes: Readonly<Record<strin
     }
   }
 
+  // A control character would reach the player's URL (a NUL cuts it short): refused, as a stream
+  // URL holding one is.
+  if (hasControl(template)) {
+    const what =
+      source !== '' && hasControl(source) ? `catchup-source "${clip(showControls(source))}"` : 'the catch-up URL';
+    return { problems: [...problems, `${what} holds a control character; no catch-up`] };
+  }
   for (const [, name, arg] of template.matchAll(PLACEHOLDER)) {
     const known = TIMES.has(name!) || PARTS.has(name!) || SPANS.has(name!);
     if (!known)

@@ -4,7 +4,7 @@
  * across every playlist; the first entry gives the name, logo, group, number and catchup.
  */
 
-import { hasControl } from '../sources/clean.js';
+import { hasControl, showControls } from '../sources/clean.js';
 import type { Playlist, PlaylistEntry } from '../sources/records.js';
 import type { CatchupStream, StreamInput } from '../store/index.js';
 import { normalizeName } from '../store/index.js';
@@ -81,7 +81,7 @@ export function buildChannels(
           source,
           line: entry.line,
           message: hasControl(entry.url)
-            ? `stream URL "${clip(printableUrl(entry.url))}" holds a control character; entry skipped`
+            ? `stream URL "${clip(showControls(entry.url))}" holds a control character; entry skipped`
             : `stream URL "${clip(entry.url)}" is not an http(s) or streaming URL a player can open; entry skipped`,
         });
         continue;
@@ -242,9 +242,6 @@ function streamOf(entry: PlaylistEntry): StreamInput {
 }
 
 /** A URL with its control characters shown as `\xNN`, for a warning. */
-function printableUrl(url: string): string {
-  return url.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-}
 
 function clip(text: string): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;

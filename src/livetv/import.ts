@@ -27,6 +27,7 @@ import {
 import { SpareXmltvThread, StringInterner, xmltvThreadUsed } from '../sources/xmltv/index.js';
 import {
   copiesDir,
+  failedAreaAttempts,
   failureReason,
   type LiveTvImport,
   type SourceAttempt,
@@ -108,6 +109,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
   let guides: GuidePlan[] = [];
   const attempts = (): SourceAttempt[] => [...playlists, ...guides].map((p) => attemptOf(p));
   let spare: SpareXmltvThread | undefined;
+  let committed = false;
 
   try {
     if (options.playlists.length === 0) throw new MarqueeError('INVALID_SETTINGS', 'no playlist is configured');
@@ -162,6 +164,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
         retentionMs: (options.retentionHours ?? 48) * HOUR,
         horizonMs: (options.horizonDays ?? 14) * 24 * HOUR,
         ...(options.languages ? { languages: options.languages } : {}),
+        ...(options.lockTimeoutMs !== undefined ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
         channelHead: CHANNEL_HEAD,
       });
 
@@ -288,6 +291,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
           ...guides.map((g) => attemptOf(g, () => ({ file: g.file! }))),
         ],
       });
+      committed = true;
       const validators: Record<string, NonNullable<GuidePlan['validators']>> = {};
       for (const p of [...playlists, ...guides]) if (p.validators) validators[p.location] = p.validators;
       return {
@@ -313,8 +317,23 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
   } catch (error) {
     opened?.stream.close();
     const failure = importFailure(error, reading, signal, stays);
-    if (imp && !imp.finished) imp.abort(failure.message);
-    else if (!imp) await recordFailure(store, failure.message);
+    // Every source of the failed import says so (marquee status, the next report), not only the
+    // history: not on a store without states yet (legacy), nor for a cancelled import.
+    const planned = guides.length > 0 ? guides : planGuides(j, configuredGuides(options) ?? []);
+    const record =
+      j.legacy || signal?.aborted
+        ? undefined
+        : failedAreaAttempts(
+            [...playlists, ...planned].map((p) => attemptOf(p)),
+            j.states,
+            failure.message,
+          );
+    if (imp && !imp.finished) imp.abort(failure.message, record);
+    else if (!imp) await recordFailure(store, failure.message, record);
+    else if (!committed && record) {
+      // A step of the import failed and rolled it back: the attempts go in a transaction of their own.
+      await store.recordSourceAttempts('livetv', record, { lockTimeoutMs: 1_000 }).catch(() => {});
+    }
     throw failure;
   } finally {
     spare?.close();
@@ -477,10 +496,10 @@ function servedCounts(store: Store): LiveTvImportResult['counts'] {
  * history, so `lastImport()` tells why a refresh failed. Best effort: an import already running
  * elsewhere, or a broken store, must not hide the source error.
  */
-async function recordFailure(store: Store, reason: string): Promise<void> {
+async function recordFailure(store: Store, reason: string, sources?: readonly SourceAttempt[]): Promise<void> {
   try {
     const imp = await store.beginLiveTvImport({ lockTimeoutMs: 1_000 });
-    imp.abort(reason);
+    imp.abort(reason, sources);
   } catch {
     // The thrown source error is what the caller needs.
   }
@@ -510,7 +529,9 @@ function guideOptions(base: SourceOptions, options: LiveTvImportOptions): (locat
       : {
           ...base,
           allowFiles: false,
-          allowPrivateAddresses: allow === true || (Array.isArray(allow) && allow.includes(location)),
+          allowPrivateAddresses: allow === true,
+          // A listed URL admits itself only: each hop of a redirect is judged on its own.
+          ...(Array.isArray(allow) ? { privateUrls: allow } : {}),
         };
 }
 

@@ -135,6 +135,11 @@ export interface LiveTvImportOptions {
    * removed afterwards.
    */
   readonly workDir?: string;
+  /**
+   * How long the import waits for another writer of the store (another import) before it fails
+   * with IMPORT_FAILED, the previous data still served. Default 60 000 ms.
+   */
+  readonly lockTimeoutMs?: number;
 }
 
 /** What a refresh needs to ask "changed since?" of every source. Plain JSON: keep it anywhere. */

@@ -6,7 +6,7 @@ import { handleConfigure } from './configure-route.js';
 import { STATUS_BY_CODE } from './errors.js';
 import { frontPageData } from './front.js';
 import { landingPage } from './landing.js';
-import { pageHeaders } from './page.js';
+import { checkPageUrls, pageHeaders } from './page.js';
 import { createRateLimiter } from './rate-limit.js';
 import { clientAddress, localPath } from './request-path.js';
 import {
@@ -43,6 +43,10 @@ const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
  */
 export function createRequestHandler(source: AddonSource, options: ServerOptions = {}): RequestHandler {
   const getAddon = typeof source === 'function' ? source : () => source;
+  // The landing and configure pages link the manifest's logo: an add-on whose URL fields are not
+  // http(s) (a `javascript:` logo) is refused, naming the field: now when it is given, else (an
+  // add-on looked up per request may not exist yet) by each page, which then answers 500.
+  if (typeof source !== 'function') checkPageUrls(source.manifest);
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
   const compression = options.compression ?? true;
   const cache = options.responseCache === false ? undefined : new ResponseCache(options.responseCache);
@@ -100,7 +104,9 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
     if (method === 'POST' && configure) {
       const foreign = crossSiteOrigin(request, options);
       if (foreign !== undefined) return crossSiteResponse(foreign, requestId);
-      return handleConfigure(getAddon(), request, configure[1], baseUrl(request), 'POST');
+      const addon = getAddon();
+      checkPageUrls(addon.manifest);
+      return handleConfigure(addon, request, configure[1], baseUrl(request), 'POST');
     }
     if (!isRead) return textResponse(405, 'Method not allowed', { allow: ALLOWED });
 
@@ -119,6 +125,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
     };
     const hit = cached(now);
     if (hit) return hit;
+    if (path === '/' || configure) checkPageUrls(addon.manifest);
     if (path === '/') return await landing(addon, request);
     if (configure) return handleConfigure(addon, request, configure[1], baseUrl(request), 'GET');
 
@@ -157,6 +164,11 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
               ...(parsed.config !== undefined ? { config: parsed.config } : {}),
               ...(signal ? { signal } : {}),
             });
+      // The version now, asked of the data (not a reading held for a while): an import that
+      // committed before or while this answer was built is seen by every request after this one,
+      // so no cached answer of the data before it is served once this answer, which may hold the
+      // new data, is; and such an answer is not kept under the old version.
+      const current = cache === undefined ? version : addon.dataVersion();
       if (answer.status === 404) {
         logger?.info({ requestId, notFound: answer.reason });
         land('not-found');
@@ -169,7 +181,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
       let release = built.release;
       const followers = flight?.followers ?? 0;
       // Requests that waited for this answer are the second request of its path that admits it.
-      const kept = cache !== undefined && ttl > 0 && (cache.admit(path, now) || followers > 0);
+      const kept = cache !== undefined && current === version && ttl > 0 && (cache.admit(path, now) || followers > 0);
       if (kept) cache.set(path, entry);
       if (release !== undefined && !kept && followers > 0) {
         // The waiting requests write this body after this one gave it back: they get a copy of their own.
@@ -220,7 +232,10 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
       };
     }
     const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
-    return htmlResponse(200, landingPage(manifest, base, nonce, await frontPageData(addon)), pageHeaders(nonce));
+    const data = await frontPageData(addon);
+    // Built from the data as it is now: later cached answers must be of that data too (see route).
+    if (cache) addon.dataVersion();
+    return htmlResponse(200, landingPage(manifest, base, nonce, data), pageHeaders(nonce));
   }
 
   function failure(error: unknown, requestId: string): CoreResponse {

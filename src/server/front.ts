@@ -7,6 +7,7 @@
 import type { Addon } from '../addon/create-addon.js';
 import type { Catalog } from '../protocol/catalog.js';
 import { html, type SafeHtml } from './html.js';
+import { isPageUrl } from './page.js';
 
 /** Catalogs shown, posters per catalog, channels in the "Now on" strip: a glance, not a browser. */
 const MAX_CATALOGS = 8;
@@ -57,6 +58,12 @@ async function firstPage(addon: Addon, catalog: Catalog, extra: [string, string]
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
+/** An image URL a page may show: http(s), or an inline `data:image/` (an <img> never runs it). */
+const image = (value: unknown): string | undefined => {
+  const url = text(value);
+  return url !== undefined && (isPageUrl(url) || /^data:image\//i.test(url)) ? url : undefined;
+};
+
 /** The catalogs with a few posters each, and what is on now on the guide's channels. */
 export async function frontPageData(addon: Addon, now: number = Date.now()): Promise<FrontData> {
   const catalogs: FrontCatalog[] = [];
@@ -76,7 +83,7 @@ export async function frontPageData(addon: Addon, now: number = Date.now()): Pro
   for (const catalog of browsable.slice(0, MAX_CATALOGS)) {
     const items = await firstPage(addon, catalog);
     const posters = items
-      .map((item) => ({ name: text(item.name), poster: text(item.poster) ?? text(item.logo) }))
+      .map((item) => ({ name: text(item.name), poster: image(item.poster) ?? image(item.logo) }))
       .filter((p): p is FrontPoster => p.name !== undefined && p.poster !== undefined)
       .slice(0, POSTERS_PER_CATALOG);
     catalogs.push({ name: catalog.name || catalog.id, type: catalog.type, posters });
@@ -91,7 +98,7 @@ function nowOnChannel(channel: Item, now: number): NowOn | undefined {
     const start = Date.parse(String(p.startTime));
     const end = Date.parse(String(p.endTime));
     if (!(start <= now && now < end)) continue;
-    const logo = text(channel.logo) ?? text(channel.poster);
+    const logo = image(channel.logo) ?? image(channel.poster);
     return {
       channel: name,
       ...(logo ? { logo } : {}),

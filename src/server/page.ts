@@ -1,5 +1,24 @@
+import { MarqueeError } from '../errors.js';
 import type { Manifest } from '../protocol/manifest.js';
 import { html, SafeHtml } from './html.js';
+
+/**
+ * The Content-Security-Policy of every page: no inline script but ours (`scripts`: the page's
+ * nonce, or the hashes of a static page's scripts), no framing, no other origin's code.
+ *
+ * @example pagePolicy("'nonce-abc'") // "default-src 'none'; …; script-src 'nonce-abc'; …"
+ */
+export function pagePolicy(scripts: string): string {
+  return [
+    "default-src 'none'",
+    "style-src 'unsafe-inline'",
+    'img-src https: http: data:',
+    `script-src ${scripts}`,
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
 
 /**
  * Security headers for every HTML page: no inline script but ours (by nonce), no framing, no
@@ -11,19 +30,34 @@ import { html, SafeHtml } from './html.js';
 export function pageHeaders(nonce: string): Record<string, string> {
   return {
     'content-type': 'text/html; charset=utf-8',
-    'content-security-policy': [
-      "default-src 'none'",
-      "style-src 'unsafe-inline'",
-      'img-src https: http: data:',
-      `script-src 'nonce-${nonce}'`,
-      "form-action 'self'",
-      "frame-ancestors 'none'",
-      "base-uri 'none'",
-    ].join('; '),
+    'content-security-policy': pagePolicy(`'nonce-${nonce}'`),
     'x-frame-options': 'DENY',
     'referrer-policy': 'same-origin',
     'cache-control': 'no-store',
   };
+}
+
+/** An http(s) URL: what a page may link or show (a `javascript:` or `data:` one may not). */
+export const isPageUrl = (url: string): boolean => /^https?:\/\/[^\s/?#]/i.test(url);
+
+/**
+ * Refuses a manifest whose URL fields that reach a page (`logo`, in the icon link and the header
+ * image, and `background`) are not http(s) URLs, naming the field: a server or an export with
+ * pages checks it when it is given the add-on.
+ *
+ * @example checkPageUrls({ logo: 'javascript:alert(1)' }) // throws INVALID_MANIFEST: manifest.logo …
+ */
+export function checkPageUrls(manifest: { readonly logo?: string; readonly background?: string }): void {
+  for (const field of ['logo', 'background'] as const) {
+    const value = manifest[field];
+    if (value !== undefined && !isPageUrl(value)) {
+      throw new MarqueeError(
+        'INVALID_MANIFEST',
+        `manifest.${field} must be an http(s) URL, as it reaches the landing page, got ${JSON.stringify(value.slice(0, 80))}`,
+        { details: { field: `manifest.${field}` } },
+      );
+    }
+  }
 }
 
 const STYLE = `
@@ -108,12 +142,12 @@ export function layout(manifest: Manifest, nonce: string, title: string, body: S
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
 <title>${title}</title>
-<link rel="icon" href="${manifest.logo ?? 'data:,'}">
+<link rel="icon" href="${manifest.logo !== undefined && isPageUrl(manifest.logo) ? manifest.logo : 'data:,'}">
 <style>${new SafeHtml(STYLE)}</style>
 </head>
 <body><main>
 <header>
-${manifest.logo ? html`<img src="${manifest.logo}" alt="">` : ''}
+${manifest.logo && isPageUrl(manifest.logo) ? html`<img src="${manifest.logo}" alt="">` : ''}
 <div><h1>${manifest.name}</h1><div class="version">version ${manifest.version}</div></div>
 </header>
 ${body}

@@ -32,3 +32,11 @@ export function cleanName(text: string): string {
 export function hasControl(text: string): boolean {
   return LINE_CONTROL.test(text);
 }
+
+/**
+ * `text` with its control characters shown as `\xNN`, for a warning that quotes a URL.
+ * @example showControls('https://x/a\u0000.m3u8') // 'https://x/a\\x00.m3u8'
+ */
+export function showControls(text: string): string {
+  return text.replace(LINE_CONTROL_ALL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}

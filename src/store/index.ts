@@ -54,6 +54,7 @@ export { removeStoreFiles } from './remove.js';
 export {
   acceptsShrink,
   DEFAULT_MIN_YIELD_RATIO,
+  failedAreaAttempts,
   failureReason,
   formatCount,
   formatCounts,

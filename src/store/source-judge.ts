@@ -75,6 +75,26 @@ export function sourceLine(attempt: SourceAttempt, state: SourceState | undefine
 }
 
 /**
+ * The attempts of an area whose import failed as a whole (the store refused it: the disk full,
+ * another writer holding the lock, no channel left): the sources judged good are recorded as kept
+ * (they imported well before, so their last good data is still served) or as contributing
+ * nothing, `not imported: why`; the ones judged bad keep their own reason. So `marquee status`
+ * shows the failure on every source it touched instead of the good attempt before it.
+ * @example failedAreaAttempts(attempts, states, 'live-TV import failed: database or disk is full')
+ */
+export function failedAreaAttempts(
+  attempts: readonly SourceAttempt[],
+  states: ReadonlyMap<string, SourceState>,
+  why: string,
+): SourceAttempt[] {
+  return attempts.map(({ copy: _copy, counts: _counts, ...attempt }) => {
+    if (attempt.outcome === 'kept' || attempt.outcome === 'none') return attempt;
+    const good = states.get(attempt.key)?.goodAt !== undefined;
+    return { ...attempt, outcome: good ? 'kept' : 'none', reason: `not imported: ${why}` };
+  });
+}
+
+/**
  * Why a source that failed to open or read is bad, without its label repeated (`failed: HTTP
  * 404`). Cancellation and store failures are not a source's fault: those are rethrown.
  */

@@ -73,9 +73,10 @@ export interface Store extends LiveTvReads, LibraryStoreApi, SourceReads {
   importHistory(n?: number): ImportRecord[];
   /**
    * Changes whenever an import of any kind commits: a cache key for served responses. Imports
-   * through this store show at once; a commit by another process or thread within 50 ms
-   * (`DATA_VERSION_TTL_MS`). `now` is the caller's `Date.now()` when it has one (the server's,
-   * per request), so the clock is not read twice.
+   * through this store show at once. With `now` (the caller's `Date.now()`, the server's per
+   * request, so the clock is not read twice) a reading at most `DATA_VERSION_TTL_MS` old may be
+   * answered: a commit by another process or thread shows within 50 ms. Without it SQLite is
+   * asked: for a caller about to build, or having built, an answer from the data.
    */
   dataVersion(now?: number): number;
   /**
@@ -248,7 +249,8 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
     // arguments and shared call site were a few percent of a cached page's time). Date.now, not
     // performance.now (which checks its receiver on every call, in Node 20); a clock set back
     // counts as stale, so the version is asked again rather than held.
-    dataVersion(now = Date.now()): number {
+    dataVersion(now?: number): number {
+      if (now === undefined) return api.dataVersion();
       const elapsed = now - checkedAt;
       return writersOpen === 0 && elapsed >= 0 && elapsed < DATA_VERSION_TTL_MS ? version : api.dataVersion();
     },

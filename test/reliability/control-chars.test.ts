@@ -87,6 +87,44 @@ describe('control characters in sources', () => {
     expect(store.libraryMeta('movie', 'tt1')).toMatchObject({ name: 'Film]0;pwned', description: 'A[1m bold\tstory' });
   });
 
+  it('refuse a catch-up template holding one, naming the file and line, as a stream URL holding one is', async () => {
+    const archive = [
+      '#EXTM3U',
+      '#EXTINF:-1 tvg-id="a.xx" catchup="default" catchup-days="3" catchup-source="https://arch.example/{utc}\u0000x",A',
+      'https://streams.example/a.m3u8',
+      '#EXTINF:-1 tvg-id="b.xx" catchup="append" catchup-source="?start={utc}&x=\u001b[2J",B',
+      'https://streams.example/b.m3u8',
+      '#EXTINF:-1 tvg-id="c.xx" catchup="default" catchup-source="https://arch.example/c/{utc}",C',
+      'https://streams.example/c.m3u8',
+      '',
+    ].join('\n');
+    writeFileSync(join(dir, 'tv.m3u'), archive);
+    writeFileSync(join(dir, 'guide.xml'), GUIDE);
+    const result = await importLiveTv(store, {
+      playlists: [{ location: join(dir, 'tv.m3u') }],
+      guides: [{ location: join(dir, 'guide.xml') }],
+      now: NOW,
+    });
+    expect(result.warnings).toEqual(
+      expect.arrayContaining([
+        {
+          source: join(dir, 'tv.m3u'),
+          line: 2,
+          message: 'catchup-source "https://arch.example/{utc}\\x00x" holds a control character; no catch-up',
+        },
+        {
+          source: join(dir, 'tv.m3u'),
+          line: 4,
+          message: 'catchup-source "?start={utc}&x=\\x1b[2J" holds a control character; no catch-up',
+        },
+      ]),
+    );
+    // The channels play live; only C plays past programmes.
+    expect(store.getChannel('mq-tv:a.xx')?.catchupStreams).toBeUndefined();
+    expect(store.getChannel('mq-tv:b.xx')?.catchupStreams).toBeUndefined();
+    expect(store.getChannel('mq-tv:c.xx')?.catchupStreams).toHaveLength(1);
+  });
+
   it('reach the terminal escaped', async () => {
     writeFileSync(join(dir, 'tv.m3u'), PLAYLIST);
     const { stdout, stderr } = await runCli(['import', '--playlist', 'tv.m3u', '--db', 'cli.db'], { cwd: dir });

@@ -24,7 +24,7 @@ export const exportCommand: Command = {
     force: {
       type: 'boolean',
       description:
-        'replace an earlier export that has gained files it did not write (a folder that is not an export, or holds a database or key ring, is never replaced)',
+        'replace an earlier export that has gained files it did not write, deleting them (never a database, key ring or source copy; never a folder that is not an export)',
     },
     demo: {
       type: 'boolean',
@@ -43,7 +43,12 @@ export const exportCommand: Command = {
   notes:
     'Search cannot be precomputed: the exported manifest drops the search extra. Guide days are exported as they\n' +
     'are stored now: re-run the export (e.g. from cron) to keep the guide current. See docs/export.md.\n' +
-    'Exit codes: 0 written, 1 failed (nothing replaced), 2 bad flags or configuration, 3 database unavailable.',
+    "What it deletes: the folder's marker (.marquee-export.json) lists every file the export wrote; the next export\n" +
+    'deletes those and nothing else. Any other file or folder in it, at any depth, makes it refuse, naming them; with\n' +
+    '--force they are deleted too, except a database (*.db, *.sqlite, -wal, -shm, -journal, or any file that starts as\n' +
+    'SQLite does), a key ring (*.keys.json, or any file that reads as one) or source copies (*.sources): those are named\n' +
+    'and the export stops. A folder without the marker is never replaced, --force or not.\n' +
+    'Exit codes: 0 written, 1 failed (nothing replaced), 2 bad flags or configuration, or an --out folder it may not replace, 3 database unavailable.',
   async run(values, _positionals, io) {
     if (typeof values.out !== 'string') throw new MarqueeError('INVALID_SETTINGS', '--out DIR is required');
     const daysAhead = values['days-ahead'] === undefined ? 7 : Number(values['days-ahead']);

@@ -4,7 +4,7 @@ import { openStore, removeStoreFiles } from '../../store/index.js';
 import { importAll } from '../app.js';
 import type { Command } from '../command.js';
 import { createProgress } from '../progress.js';
-import { describeOutcome, importSucceeded, keptSources } from '../report.js';
+import { describeOutcome, importSucceeded, importVerdict } from '../report.js';
 import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS } from '../resolve.js';
 
 function serializable(outcome: unknown): unknown {
@@ -19,7 +19,7 @@ export const importCommand: Command = {
   name: 'import',
   summary: 'import playlists, guides and libraries into the database (atomically)',
   usage:
-    'marquee import [--playlist PATH|URL] [--epg PATH|URL] [--library PATH] [--xtream URL] [--accept-shrink [SOURCE]] [--db FILE] [--config FILE]',
+    'marquee import [--playlist PATH|URL] [--epg PATH|URL] [--library PATH|URL] [--xtream URL] [--accept-shrink [SOURCE]] [--db FILE] [--config FILE]',
   options: {
     ...SOURCE_OPTIONS,
     ...STORE_OPTIONS,
@@ -37,7 +37,9 @@ export const importCommand: Command = {
     'Each part (live TV, library) is imported in one transaction: a failed import leaves the data served before.\n' +
     'Each source is judged on its own: one that cannot be read, is not its format, holds nothing or shrinks below\n' +
     'sources.minYieldRatio (default 0.5) of its last good import keeps serving its last good data (see docs/reliability.md).\n' +
-    'Exit codes: 0 every source imported, 1 a source was kept from last good or contributes nothing (one line each), or nothing usable was imported, 2 bad flags or configuration, 3 database unavailable.',
+    'Exit codes: 0 every part and every source imported, 1 a part failed or a source was kept from last good or contributes nothing, whatever else imported (the last line says which), 2 bad flags or configuration, 3 database unavailable.\n' +
+    'A part (live TV, library, add-on catalogs) that fails keeps serving what it served before.\n' +
+    'import.lockTimeoutSeconds (settings file; default 60) bounds the wait for another import writing the database.',
   async run(values, _positionals, io) {
     const { settings } = resolveSettings(values, io.cwd);
     if (
@@ -73,11 +75,13 @@ export const importCommand: Command = {
         ...(acceptShrink !== undefined ? { acceptShrink } : {}),
       });
       progress?.done();
+      const verdict = importVerdict(outcome);
       if (values.json) io.stdout.write(`${JSON.stringify(serializable(outcome), null, 2)}\n`);
       else io.stdout.write(`${describeOutcome(outcome).join('\n')}\n`);
       leaveNothing = created && !importSucceeded(outcome);
       if (leaveNothing && !values.json) io.stdout.write(`nothing was imported: ${db} was not created\n`);
-      return importSucceeded(outcome) && keptSources(outcome).length === 0 ? 0 : 1;
+      if (!values.json) io.stdout.write(`${verdict.line}\n`);
+      return verdict.code;
     } finally {
       store.close();
       if (leaveNothing) removeStoreFiles(db);

@@ -6,6 +6,7 @@ import { demoGuide } from '../../demo/index.js';
 import { MarqueeError } from '../../errors.js';
 import { createRefresher, type SourceState } from '../../livetv/index.js';
 import { createRequestHandler, readTlsPair } from '../../server/index.js';
+import type { SourceValidators } from '../../sources/input/index.js';
 import { describeManifestChange, type ManifestChange, openStore, removeStoreFiles } from '../../store/index.js';
 import { buildAddon, holdsData, isDemo, prepareDemo } from '../app.js';
 import type { Command } from '../command.js';
@@ -163,6 +164,8 @@ export const serveCommand: Command = {
     try {
       const empty = store.counts().channels === 0 && store.libraryCounts().items === 0;
       let previous: SourceState | undefined;
+      // The library URLs' validators, asked again conditionally by each refresh (as the live-TV sources').
+      let libraryValidators: Readonly<Record<string, SourceValidators>> | undefined;
       if (demo || empty) {
         log.event(demo ? 'importing the embedded demo' : 'importing the configured sources');
         // Before listening, so no request needs a core yet (the guide is parsed in a thread of its
@@ -173,6 +176,7 @@ export const serveCommand: Command = {
         for (const line of describeOutcome(outcome, { sources: false })) log.event(line);
         for (const kept of keptSourceList(outcome)) log.warn(kept.message);
         if (outcome.livetv && !('error' in outcome.livetv)) previous = outcome.livetv.state;
+        if (outcome.library && !('error' in outcome.library)) libraryValidators = outcome.library.validators;
         if (!importSucceeded(outcome) && store.counts().channels === 0 && store.libraryCounts().items === 0) {
           io.stderr.write(
             'marquee serve: nothing could be imported and the database holds no earlier data; see the errors above.\n',
@@ -264,7 +268,11 @@ export const serveCommand: Command = {
                   : Math.max(5_000, store.lastImport()!.finishedAt! + hours * 3_600_000 - Date.now()),
               run: async (signal) => {
                 if (demoFiles) writeFileSync(join(demoFiles.dir, 'demo.xml'), demoGuide(Date.now()));
-                const outcome = await importInWorker(db, settings, { signal, ...(previous ? { previous } : {}) });
+                const outcome = await importInWorker(db, settings, {
+                  signal,
+                  ...(previous ? { previous } : {}),
+                  ...(libraryValidators ? { libraryValidators } : {}),
+                });
                 // Every part failing is a failed refresh: the refresher backs off and reports it.
                 const failures = failedParts(outcome);
                 const succeeded = [outcome.livetv, outcome.library, outcome.addonCatalogs].some(
@@ -290,6 +298,7 @@ export const serveCommand: Command = {
                   });
                 }
                 if (outcome.livetv && !('error' in outcome.livetv)) previous = outcome.livetv.state;
+                if (outcome.library && !('error' in outcome.library)) libraryValidators = outcome.library.validators;
                 // The refresh wrote the file at the configured path: serve that one.
                 watch.checkStore();
                 addon = buildAddon(watch.store, settings, keyFile, manifestChanged, epoch);

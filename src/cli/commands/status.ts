@@ -10,7 +10,8 @@ import {
   type SourceState,
 } from '../../store/index.js';
 import type { Command } from '../command.js';
-import { resolveSettings, STORE_OPTIONS } from '../resolve.js';
+import { type ConfiguredSource, configuredSources } from '../configured-sources.js';
+import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS } from '../resolve.js';
 
 /** One source as `status --json` prints it. */
 interface SourceStatus {
@@ -81,6 +82,11 @@ function serving(s: SourceState): string {
   return `${what} (imported ${formatTime(s.goodAt)})`;
 }
 
+/** A configured source with no attempt recorded: new, or its import failed before it could be written. */
+function neverImported(c: ConfiguredSource): SourceStatus {
+  return { kind: c.kind, source: c.label, area: c.area, serving: 'nothing (it never imported)', ok: false };
+}
+
 function statusOf(s: SourceState): SourceStatus {
   const ok = s.outcome === 'imported' || s.outcome === 'unchanged';
   return {
@@ -107,13 +113,16 @@ export const statusCommand: Command = {
   name: 'status',
   summary:
     "each source's last good import, its last attempt and what is served from it (for people, cron and health checks)",
-  usage: 'marquee status [--json] [--db FILE] [--config FILE]',
+  usage: 'marquee status [--json] [--db FILE] [--config FILE] [--playlist P] [--epg G] [--library L] [--xtream URL]',
   options: {
+    ...SOURCE_OPTIONS,
     ...STORE_OPTIONS,
     json: { type: 'boolean', description: 'print the status as JSON (for scripts)' },
   },
   notes:
-    "Exit codes: 0 every source's last attempt was good (imported or unchanged), 1 a source was kept from last good or contributes nothing, a hosted source set's last import failed, or nothing was imported yet, 2 bad flags or configuration, 3 database unavailable.",
+    'Every configured source is listed (the settings file, MARQUEE_* variables and the source flags, as for import),\n' +
+    'a source with no import recorded as NONE: never imported.\n' +
+    "Exit codes: 0 every source's last attempt was good (imported or unchanged), 1 a source failed, was kept from last good, contributes nothing or never imported, a hosted source set's last import failed, or nothing was imported yet, 2 bad flags or configuration, 3 database unavailable.",
   async run(values, _positionals, io) {
     const { settings } = resolveSettings(values, io.cwd);
     const db = settings.db ?? resolve(io.cwd, 'marquee.db');
@@ -135,7 +144,9 @@ export const statusCommand: Command = {
     }
     const store = openStore(db);
     try {
-      const sources = store.sourceStates().map(statusOf);
+      const states = store.sourceStates();
+      const never = configuredSources(settings).filter((c) => !states.some((s) => c.owns(s)));
+      const sources = [...states.map(statusOf), ...never.map(neverImported)];
       const last = store.lastImport();
       const manifest = lastManifestChange(store);
       const ok = sources.length > 0 && sources.every((s) => s.ok);
@@ -169,8 +180,9 @@ export const statusCommand: Command = {
         lines.push(`${db}: no source has been imported yet (run \`marquee import\`)`);
       }
       for (const s of sources) {
-        const mark = s.ok ? 'ok  ' : s.lastAttempt?.outcome === 'none' ? 'NONE' : 'KEPT';
+        const mark = s.ok ? 'ok  ' : !s.lastAttempt || s.lastAttempt.outcome === 'none' ? 'NONE' : 'KEPT';
         lines.push(`${mark} ${s.kind} ${s.source}`);
+        if (!s.lastAttempt) lines.push('       last attempt: none recorded (configured, never imported)');
         if (s.lastAttempt) {
           lines.push(
             `       last attempt: ${formatTime(Date.parse(s.lastAttempt.at))}, ${s.lastAttempt.outcome}${s.lastAttempt.reason ? `: ${s.lastAttempt.reason}` : ''}`,

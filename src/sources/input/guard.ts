@@ -13,10 +13,12 @@ import type { SourceOptions } from './types.js';
 export type AddressPolicy = (address: string) => boolean;
 
 /**
- * The policy the options ask for: a custom one, everything, or public addresses only.
+ * The policy the options ask for at `url` (one hop of a read): everything for a URL the options
+ * list in `privateUrls`, else a custom one, everything, or public addresses only.
  * @example addressPolicy({}) ('10.0.0.1') // false
  */
-export function addressPolicy(options: SourceOptions): AddressPolicy {
+export function addressPolicy(options: SourceOptions, url?: URL): AddressPolicy {
+  if (url !== undefined && options.privateUrls?.some((listed) => sameUrl(listed, url))) return () => true;
   if (options.allowAddress) return options.allowAddress;
   if (options.allowPrivateAddresses) return () => true;
   return (address) => !isForbiddenAddress(address);
@@ -56,6 +58,15 @@ export function guardedLookup(allow: AddressPolicy, label: string, hosts?: HostM
       callback(null, first.address, first.family);
     });
   };
+}
+
+/** `listed` (as the operator wrote it) names exactly `url`. */
+function sameUrl(listed: string, url: URL): boolean {
+  try {
+    return new URL(listed).href === url.href;
+  } catch {
+    return false;
+  }
 }
 
 function forbidden(label: string, host: string): MarqueeError {

@@ -51,7 +51,6 @@ export async function openHttp(
   limits: HttpLimits,
   deadline: Deadline,
 ): Promise<RawSource | SourceNotModified> {
-  const allow = addressPolicy(options);
   const headers: Record<string, string> = {
     'user-agent': options.userAgent ?? DEFAULT_USER_AGENT,
     'accept-encoding': 'gzip',
@@ -71,6 +70,8 @@ export async function openHttp(
     const connectTimeoutMs = hosts?.unreachable(url)
       ? Math.min(limits.connectTimeoutMs, UNREACHABLE_CONNECT_TIMEOUT_MS)
       : limits.connectTimeoutMs;
+    // Each hop judged on its own: a URL allowed to reach private addresses admits itself only.
+    const allow = addressPolicy(options, url);
     let response: IncomingMessage;
     try {
       response = await send(url, headers, allow, hop, connectTimeoutMs, deadline.signal, hosts);

@@ -24,6 +24,12 @@ export interface SourceOptions {
    * allow one LAN server without allowing every private range. Applied to every hop.
    */
   readonly allowAddress?: (address: string) => boolean;
+  /**
+   * URLs that may reach loopback, private and link-local addresses although the rest of the read
+   * may not (`sources.allowPrivate: [URL]`). Each URL admits itself only: every hop of a redirect
+   * is judged on its own, so a listed URL that redirects elsewhere is held to the policy above.
+   */
+  readonly privateUrls?: readonly string[];
   /** Maximum bytes read from the file or the network (before decompression). Default 512 MiB. */
   readonly maxBytes?: number;
   /** Maximum bytes after gzip decompression (defeats gzip bombs). Default 1 GiB. */

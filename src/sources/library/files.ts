@@ -79,15 +79,21 @@ export async function readLibraryFile(path: string, options: LibraryReadOptions 
 }
 
 /**
- * The items of the text of library file `path` (JSON or CSV by its extension). Throws
- * SOURCE_INVALID naming the file (and line) when the text is not a library file: an HTML page
- * where a library file is expected is refused on its first character, not parsed by luck.
+ * The items of the text of library file `path` (JSON or CSV by its extension, or as `format`
+ * says: a URL's name need not end in one). Throws SOURCE_INVALID naming the file (and line) when
+ * the text is not a library file: an HTML page where a library file is expected is refused on its
+ * first character, not parsed by luck.
  * @example parseLibraryText('[{"type":"movie","name":"Sintel"}]', 'lib.json').items.length // 1
  */
-export function parseLibraryText(text: string, path: string, options: LibraryReadOptions = {}): LibraryReadResult {
+export function parseLibraryText(
+  text: string,
+  path: string,
+  options: LibraryReadOptions = {},
+  format?: '.json' | '.csv' | '.tsv',
+): LibraryReadResult {
   const o = resolveOptions({ ...options, source: options.source ?? path });
   checkNotMarkup(text, path);
-  const ext = extname(path).toLowerCase();
+  const ext = format ?? extname(path).toLowerCase();
   if (ext === '.json') return parseLibraryJson(text, o);
   return parseLibraryCsv(text, ext === '.tsv' ? { ...o, delimiter: o.delimiter ?? '\t' } : o);
 }
