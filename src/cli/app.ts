@@ -133,6 +133,7 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
         ...(livetv?.includeGroups ? { includeGroups: livetv.includeGroups } : {}),
         ...(livetv?.excludeGroups ? { excludeGroups: livetv.excludeGroups } : {}),
         ...(livetv?.guideOverrides ? { guideOverrides: livetv.guideOverrides } : {}),
+        ...(livetv?.matching ? { matching: livetv.matching } : {}),
         ...(livetv?.retentionDays !== undefined ? { retentionHours: livetv.retentionDays * 24 } : {}),
         ...(livetv?.horizonDays !== undefined ? { horizonDays: livetv.horizonDays } : {}),
         ...(livetv?.languages ? { languages: livetv.languages } : {}),

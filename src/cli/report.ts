@@ -11,11 +11,11 @@ export function describeOutcome(outcome: ImportOutcome): string[] {
       const c = tv.counts;
       lines.push(
         `live TV: ${c.channels} channels (${c.streams} streams, ${c.groups} groups), ${c.programmes} programmes; ` +
-          `${c.matchedChannels} channels with a guide, ${c.unmatchedChannels} without; ${tv.warningCount} warnings; ${(tv.durationMs / 1000).toFixed(1)} s`,
+          `${c.matchedChannels} channels with a guide${tv.matchedBy.scored ? ` (${tv.matchedBy.scored} matched by score)` : ''}, ${c.unmatchedChannels} without; ${tv.warningCount} warnings; ${(tv.durationMs / 1000).toFixed(1)} s`,
       );
       if (tv.unmatched.length > 0)
         lines.push(
-          `  without a guide: ${tv.unmatched.slice(0, 10).join(', ')}${tv.unmatched.length > 10 ? ', …' : ''}`,
+          `  without a guide: ${tv.unmatched.slice(0, 10).join(', ')}${tv.unmatched.length > 10 ? ', …' : ''} (\`marquee status --matches\` shows the closest guide channels)`,
         );
       for (const m of keptMessages(tv.sources)) lines.push(`  kept: ${m}`);
       for (const w of tv.warnings.slice(0, 10)) lines.push(`  warning: ${formatWarning(w)}`);

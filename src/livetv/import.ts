@@ -25,10 +25,12 @@ import {
   type Store,
   yieldPolicy,
 } from '../store/index.js';
-import { buildChannels, type PlaylistInput } from './channels.js';
+import { buildChannels, type EntryRef, type PlaylistInput } from './channels.js';
 import { type GuideContext, importGuide, newGuideTally } from './guide.js';
 import { CHANNEL_HEAD } from './guide-json.js';
-import { GuideIndex, MatchDemand, type MatchSubject, shiftedKey } from './match.js';
+import { nothingReason } from './guide-yield.js';
+import { GuideIndex, MatchDemand, matchingOf } from './match.js';
+import { type MatchChannel, matchChannels } from './match-step.js';
 import {
   attemptOf,
   type GuidePlan,
@@ -44,26 +46,13 @@ import {
   reportOf,
 } from './plan.js';
 import { checkGuides } from './sources.js';
-import type {
-  GuideSource,
-  ImportWarning,
-  LiveTvImportOptions,
-  LiveTvImportResult,
-  MatchCounts,
-  SourceReport,
-} from './types.js';
+import type { GuideSource, ImportWarning, LiveTvImportOptions, LiveTvImportResult, SourceReport } from './types.js';
 import { warningList } from './warnings.js';
 
 const HOUR = 3_600_000;
 const MiB = 1024 * 1024;
 /** A playlist's text, read back from a copy, is capped as the playlist itself is. */
 const PLAYLIST_MAX_BYTES = 64 * MiB;
-
-/** What matching needs of a stored channel. */
-interface MatchChannel extends MatchSubject {
-  readonly id: string;
-  readonly source: string;
-}
 
 /** The work folder of one import: the copies of the guides as they are read. */
 interface WorkDir {
@@ -156,7 +145,8 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
       });
 
       // 2. Channels, built in a function of their own: nothing of the parsed playlists outlives it.
-      const { channels, headerGuides } = await passChannels(j, playlists, options, warnings.add, stays);
+      const found: EntryRef[] = [];
+      const { channels, headerGuides } = await passChannels(j, playlists, options, warnings.add, stays, found);
       if (pass === 1)
         guides = planGuides(j, [...(configuredGuides(options) ?? headerGuides), ...readerGuides(options)]);
 
@@ -172,11 +162,16 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
           name: own.intern(channel.name),
           ...(channel.tvgId !== undefined ? { tvgId: own.intern(channel.tvgId) } : {}),
           ...(channel.tvgName !== undefined ? { tvgName: own.intern(channel.tvgName) } : {}),
+          ...(channel.group !== undefined ? { group: own.intern(channel.group) } : {}),
+          ...(channel.country !== undefined ? { country: own.intern(channel.country) } : {}),
           shiftHours: channel.shiftHours,
           source: channel.source,
         };
       });
       channels.length = 0;
+      // The entries, for the match report: a few numbers and the names, copied for the same reason.
+      const entries: EntryRef[] = found.map((e) => ({ ...e, name: own.intern(e.name) }));
+      found.length = 0;
       options.onChannelsStored?.();
       // The first guide's parsing thread starts now, and loads while the guide is opened and the
       // channels indexed for matching (not sooner: its heap would add to the playlists' peak).
@@ -184,14 +179,15 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
 
       // 3. Guides, streamed in priority order.
       const overrides = new Map(Object.entries(options.guideOverrides ?? {}));
+      const matching = matchingOf(options.matching);
       imp.setGuideSources(guides.length);
       const ctx: GuideContext = {
         imp,
         ...(options.parseThread !== undefined ? { parseThread: options.parseThread } : {}),
         ...(spare !== undefined ? { spareThread: spare } : {}),
         ...(options.onInflatedGuideBytes ? { onInflatedGuideBytes: options.onInflatedGuideBytes } : {}),
-        demand: new MatchDemand(subjects, overrides),
-        index: new GuideIndex(),
+        demand: new MatchDemand(subjects, overrides, matching),
+        index: new GuideIndex(matching),
         keysWritten: new Set(),
         warn: warnings.add,
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
@@ -213,31 +209,17 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
 
       // 4. Matching, now that every guide channel is known, and the channels themselves.
       reading = store.file;
-      const matchedBy: { -readonly [K in keyof MatchCounts]: number } = {
-        override: 0,
-        tvgId: 0,
-        feed: 0,
-        displayName: 0,
-        normalizedName: 0,
-      };
-      const unmatched: string[] = [];
-      const keysShown = new Set<string>();
-      for (const channel of subjects) {
-        const match = ctx.index.resolve(channel, overrides);
-        const guideKey = match ? shiftedKey(match.key, channel.shiftHours) : undefined;
-        if (match && match.rule === 'override' && !ctx.index.has(match.key)) {
-          warnings.add({
-            source: channel.source,
-            message: `override for "${channel.name}" names guide channel "${match.key}", which no guide has`,
-          });
-        }
-        if (match && guideKey !== undefined && ctx.keysWritten.has(guideKey)) matchedBy[match.rule]++;
-        else if (unmatched.length < maxListed) unmatched.push(channel.name);
-        if (guideKey !== undefined) {
-          imp.setGuideKey(channel.id, guideKey);
-          keysShown.add(guideKey);
-        }
-      }
+      const { matchedBy, unmatched, keysShown, guidesShown, matches } = matchChannels({
+        imp,
+        index: ctx.index,
+        demand: ctx.demand,
+        subjects,
+        entries,
+        overrides,
+        keysWritten: ctx.keysWritten,
+        maxListed,
+        warn: warnings.add,
+      });
 
       // 5. The guides read from their sources are judged by what they yield for our channels.
       for (const g of guides) {
@@ -245,7 +227,14 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
         let matched = 0;
         for (const key of keysShown) matched += g.tally.inWindow.get(key) ?? 0;
         if (pass === 1 && g.outcome === 'imported') {
-          judgeGuide(j, g, matched);
+          const yieldContext = {
+            index: ctx.index,
+            demand: ctx.demand,
+            subjects,
+            window: ctx.window,
+            shown: guidesShown,
+          };
+          judgeGuide(j, g, matched, () => nothingReason(g.tally!, matched, yieldContext));
           if (g.outcome !== 'imported') redo = true;
         } else if (g.outcome === 'imported') {
           g.counts = { programmes: matched, read: g.tally.programmes };
@@ -291,6 +280,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
           unmatchedChannels: report.counts.unmatchedChannels,
         },
         matchedBy,
+        matches,
         unmatched,
         warnings: warnings.listed,
         warningCount: warnings.count(),
@@ -385,6 +375,7 @@ async function passChannels(
   options: LiveTvImportOptions,
   warn: (warning: ImportWarning) => void,
   stays: string,
+  entries: EntryRef[],
 ) {
   const inputs: PlaylistInput[] = [];
   const headerGuides: { location: string; namedBy: string }[] = [];
@@ -399,7 +390,7 @@ async function passChannels(
       p.report = { ...p.report, records: playlist.entries.length, warnings: playlist.warnings.length };
     }
   }
-  const channels = buildChannels(inputs, options, warn);
+  const channels = buildChannels(inputs, options, warn, entries);
   if (channels.length === 0) {
     throw new MarqueeError(
       'IMPORT_FAILED',
@@ -514,7 +505,7 @@ function unchanged(
   return {
     status: 'unchanged',
     counts: servedCounts(store),
-    matchedBy: { override: 0, tvgId: 0, feed: 0, displayName: 0, normalizedName: 0 },
+    matchedBy: { override: 0, tvgId: 0, feed: 0, displayName: 0, normalizedName: 0, scored: 0 },
     unmatched: [],
     warnings: [],
     warningCount: 0,

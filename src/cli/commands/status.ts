@@ -11,6 +11,7 @@ import {
 } from '../../store/index.js';
 import type { Command } from '../command.js';
 import { resolveSettings, STORE_OPTIONS } from '../resolve.js';
+import { matchesLines, matchesStatus } from './status-matches.js';
 
 /** One source as `status --json` prints it. */
 interface SourceStatus {
@@ -100,10 +101,15 @@ export const statusCommand: Command = {
   name: 'status',
   summary:
     "each source's last good import, its last attempt and what is served from it (for people, cron and health checks)",
-  usage: 'marquee status [--json] [--db FILE] [--config FILE]',
+  usage: 'marquee status [--matches] [--json] [--db FILE] [--config FILE]',
   options: {
     ...STORE_OPTIONS,
     json: { type: 'boolean', description: 'print the status as JSON (for scripts)' },
+    matches: {
+      type: 'boolean',
+      description:
+        'also list the channels without a guide channel and the scored matches to review, each with its closest guide channels and the guideOverrides line that pins it',
+    },
   },
   notes:
     "Exit codes: 0 every source's last attempt was good (imported or unchanged), 1 a source was kept from last good or contributes nothing, or nothing was imported yet, 2 bad flags or configuration, 3 database unavailable.",
@@ -132,6 +138,7 @@ export const statusCommand: Command = {
       const last = store.lastImport();
       const manifest = lastManifestChange(store);
       const ok = sources.length > 0 && sources.every((s) => s.ok);
+      const matches = values.matches ? matchesStatus(store) : undefined;
       if (values.json) {
         io.stdout.write(
           `${JSON.stringify(
@@ -148,6 +155,7 @@ export const statusCommand: Command = {
                   }
                 : {}),
               sources,
+              ...(matches ? { matches } : {}),
               ...(manifest ? { manifestChange: { ...manifest, at: iso(manifest.at) } } : {}),
               ...(sets ? { hosted: { dir: hostedDir, sets: sets.map(setStatus) } } : {}),
             },
@@ -176,6 +184,7 @@ export const statusCommand: Command = {
         lines.push(`       serving:      ${s.serving}`);
       }
       if (manifest) lines.push(`manifest: ${formatTime(manifest.at)}: ${describeManifestChange(manifest)}`);
+      if (matches) lines.push(...matchesLines(matches));
       if (sets) lines.push(...setLines(hostedDir, sets));
       io.stdout.write(`${lines.join('\n')}\n`);
       return ok ? 0 : 1;

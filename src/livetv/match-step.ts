@@ -1,0 +1,94 @@
+/**
+ * Step 4 of a live-TV import: once every guide has been read, each channel's guide channel is
+ * resolved (match.ts), its guide key set in the store, how it was found recorded, and every
+ * playlist entry reported with its channel's match (`LiveTvImportResult.matches`).
+ */
+import type { LiveTvImport } from '../store/index.js';
+import type { EntryRef } from './channels.js';
+import type { GuideIndex, MatchDemand, MatchSubject, Overrides, Resolution } from './match.js';
+import { shiftedKey } from './match.js';
+import type { EntryMatch, ImportWarning, MatchCounts } from './types.js';
+
+/** What matching needs of a stored channel. */
+export interface MatchChannel extends MatchSubject {
+  readonly id: string;
+  readonly source: string;
+}
+
+export interface MatchInput {
+  readonly imp: LiveTvImport;
+  readonly index: GuideIndex;
+  readonly demand: MatchDemand;
+  readonly subjects: readonly MatchChannel[];
+  /** The playlist entries kept, in file order, each with its channel's index in `subjects`. */
+  readonly entries: readonly EntryRef[];
+  readonly overrides: Overrides;
+  /** Guide keys that received a programme in the served window. */
+  readonly keysWritten: ReadonlySet<string>;
+  readonly maxListed: number;
+  readonly warn: (warning: ImportWarning) => void;
+}
+
+export interface MatchOutcome {
+  /** Channels with programmes, by the rule that found their guide channel. */
+  readonly matchedBy: MatchCounts;
+  /** Names of the first `maxListed` channels without programmes. */
+  readonly unmatched: string[];
+  /** Guide keys some channel shows (shifted keys included). */
+  readonly keysShown: Set<string>;
+  /** Guide channel ids some channel resolved to (unshifted). */
+  readonly guidesShown: Set<string>;
+  readonly matches: EntryMatch[];
+}
+
+/** Resolves, stores and reports every channel's guide channel. */
+export function matchChannels(input: MatchInput): MatchOutcome {
+  const { imp, index, demand, subjects, overrides, keysWritten } = input;
+  const matchedBy = { override: 0, tvgId: 0, feed: 0, displayName: 0, normalizedName: 0, scored: 0 };
+  const unmatched: string[] = [];
+  const keysShown = new Set<string>();
+  const guidesShown = new Set<string>();
+  const resolved: Resolution[] = [];
+  for (const [i, channel] of subjects.entries()) {
+    const match = index.resolve(channel, overrides, demand.formsOf(i));
+    resolved.push(match);
+    const guideKey = match.key === undefined ? undefined : shiftedKey(match.key, channel.shiftHours);
+    if (match.rule === 'override' && match.key !== undefined && !index.has(match.key)) {
+      input.warn({
+        source: channel.source,
+        message: `override for "${channel.name}" names guide channel "${match.key}", which no guide has`,
+      });
+    }
+    if (match.rule !== undefined && guideKey !== undefined && keysWritten.has(guideKey)) matchedBy[match.rule]++;
+    else if (unmatched.length < input.maxListed) unmatched.push(channel.name);
+    if (guideKey !== undefined) {
+      imp.setGuideKey(channel.id, guideKey);
+      keysShown.add(guideKey);
+      guidesShown.add(match.key!);
+    }
+    imp.recordMatch({
+      channelId: channel.id,
+      name: channel.name,
+      pin: channel.tvgId ?? channel.tvgName ?? channel.name,
+      ...(match.key !== undefined ? { guide: match.key } : {}),
+      ...(match.rule !== undefined ? { rule: match.rule } : {}),
+      ...(match.score !== undefined ? { score: match.score } : {}),
+      ...(match.candidates !== undefined ? { candidates: match.candidates } : {}),
+    });
+  }
+  const matches = input.entries.map((e): EntryMatch => {
+    const channel = subjects[e.channel]!;
+    const match = resolved[e.channel]!;
+    return {
+      source: e.source,
+      line: e.line,
+      name: e.name,
+      channel: channel.id,
+      guide: match.key ?? null,
+      rule: match.rule ?? null,
+      score: match.rule === 'scored' ? (match.score ?? null) : null,
+      candidates: match.rule === undefined || match.rule === 'scored' ? (match.candidates ?? []) : [],
+    };
+  });
+  return { matchedBy, unmatched, keysShown, guidesShown, matches };
+}

@@ -1,0 +1,276 @@
+/**
+ * The guide side of name matching: every display name of every guide channel, read into its form
+ * and indexed by what it can be aligned on. It answers the `normalizedName` rule (equal keys) and
+ * the scored stage (the best guide channel for a playlist channel's names, when it clears the
+ * threshold and clearly beats the runner-up), once every guide has been read.
+ */
+import { formOf, type NameForm } from './form.js';
+import { Postings, probeSet } from './postings.js';
+import { FEED, type GuideContext, minCoverP, Scorer } from './score.js';
+import { COUNTRY2 } from './vocabulary.js';
+
+/** A guide channel and how well a playlist channel's name fits it. */
+export interface NameMatch {
+  readonly id: string;
+  /** 0..1, three decimals. */
+  readonly score: number;
+}
+
+export interface ScoredMatch {
+  /** The guide channel chosen: it clears the threshold and beats the runner-up by the margin. */
+  readonly chosen?: NameMatch;
+  /** The closest other guide channels, best first (at most 3). */
+  readonly candidates: readonly NameMatch[];
+}
+
+export interface ScoredOptions {
+  /** Least score a match needs. */
+  readonly threshold: number;
+  /** Least lead of the best guide channel over the runner-up. */
+  readonly margin: number;
+}
+
+interface Channel {
+  readonly id: string;
+  /** Priority of the guide that declared it first. */
+  readonly guide: number;
+  readonly country?: string;
+  /** Its names, by number. */
+  readonly names: number[];
+  /** Its first display name as written (a copy: the text it was cut from may be a large chunk). */
+  text?: string;
+}
+
+/** What the scored stage knows of the whole guide, computed once every guide has been read. */
+interface Frozen {
+  /** Keys of names that other channels' names extend with feed words (`bbc1` of `BBC One Scotland`). */
+  readonly bases: Set<string>;
+  readonly plain: GuideContext;
+  readonly withVariants: GuideContext;
+}
+
+interface Name {
+  readonly channel: number;
+  readonly form: NameForm;
+  /** The channel's first display name: its own name, where the others may be alternatives. */
+  readonly primary: boolean;
+}
+
+/** Channels kept per key for the exact rule: enough to break ties by country and first name. */
+const KEY_LIST = 8;
+/** Candidates scored per playlist channel at most: the rarest probes come first. */
+const MAX_SCORED = 2_000;
+
+export class GuideNames {
+  readonly #channels: Channel[] = [];
+  readonly #byId = new Map<string, number>();
+  readonly #names: Name[] = [];
+  readonly #byKey = new Map<string, number[]>();
+  readonly #postings = new Postings();
+  readonly #scorer = new Scorer();
+  #frozen: Frozen | undefined;
+  /** Name numbers already seen in the current search (stamped with `#search`). */
+  #seen = new Int32Array(64);
+  #search = 0;
+
+  get channelCount(): number {
+    return this.#channels.length;
+  }
+
+  /**
+   * Records guide channel `id` with its display names, from the guide of priority `guide`. A
+   * channel already known (another guide, or its programmes first) gains the names it lacked.
+   */
+  add(id: string, names: readonly string[], guide: number): void {
+    let c = this.#byId.get(id);
+    if (c === undefined) {
+      c = this.#channels.length;
+      const country = countryOfId(id);
+      this.#channels.push({ id, guide, names: [], ...(country !== undefined ? { country } : {}) });
+      this.#byId.set(id, c);
+    }
+    const channel = this.#channels[c]!;
+    if (channel.text === undefined && names.length > 0) channel.text = Buffer.from(names[0]!, 'utf8').toString('utf8');
+    for (const text of names) {
+      const form = formOf(text);
+      if (form.tokens.length === 0) continue;
+      if (channel.names.some((n) => this.#names[n]!.form.key === form.key)) continue;
+      const n = this.#names.length;
+      this.#names.push({ channel: c, form, primary: channel.names.length === 0 });
+      channel.names.push(n);
+      this.#postings.add(n, form);
+      const list = this.#byKey.get(form.key);
+      if (list === undefined) this.#byKey.set(form.key, [n]);
+      else if (list.length < KEY_LIST) list.push(n);
+      this.#frozen = undefined;
+    }
+  }
+
+  /** Guide channel `id`'s first display name as written and the forms of its names, if it has any. */
+  namesOf(id: string): { text: string; forms: NameForm[] } | undefined {
+    const c = this.#byId.get(id);
+    const channel = c === undefined ? undefined : this.#channels[c];
+    if (channel?.text === undefined) return undefined;
+    return { text: channel.text, forms: channel.names.map((n) => this.#names[n]!.form) };
+  }
+
+  /**
+   * The guide channel whose display name reads the same as `form` (the `normalizedName` rule):
+   * the one in the playlist's `country` when one is, then one whose first name it is, then the
+   * first seen (guides in priority order, then document order).
+   */
+  byKey(form: NameForm, country?: string): string | undefined {
+    const list = this.#byKey.get(form.key);
+    if (list === undefined) return undefined;
+    let pick = list;
+    if (country !== undefined) {
+      const local = list.filter((n) => sameCountry(this.#channels[this.#names[n]!.channel]!.country, country));
+      if (local.length > 0) pick = local;
+    }
+    const n = pick.find((k) => this.#names[k]!.primary) ?? pick[0]!;
+    return this.#channels[this.#names[n]!.channel]!.id;
+  }
+
+  /**
+   * The scored stage for a playlist channel read as `forms` (its tvg-name and name): every guide
+   * channel with a display name that could fit is scored, and the best is chosen when it clears
+   * the threshold and beats the runner-up by the margin (or is the only one in the playlist's
+   * `country` among those within the margin). Otherwise it is left for review, with its candidates.
+   */
+  scored(forms: readonly NameForm[], options: ScoredOptions, country?: string): ScoredMatch {
+    const frozen = this.#freeze();
+    const best = new Map<number, { score: number; key: string }>();
+    const share = minCoverP(options.threshold);
+    for (const p of forms) {
+      this.#visit(p, share, (n) => {
+        const name = this.#names[n]!;
+        const context = frozen.bases.has(name.form.key) ? frozen.withVariants : frozen.plain;
+        const score = this.#scorer.score(p, name.form, context);
+        if (score <= 0) return;
+        const current = best.get(name.channel);
+        if (current === undefined || score > current.score) best.set(name.channel, { score, key: name.form.key });
+      });
+    }
+    const ranked = [...best.entries()].sort((a, b) => b[1].score - a[1].score || a[0] - b[0]);
+    const top = ranked[0];
+    let chosen: number | undefined;
+    if (top !== undefined && top[1].score >= options.threshold) {
+      // The same name in a later guide is the same channel written twice, not a rival.
+      const rivals = ranked.filter(
+        ([c, s]) =>
+          c !== top[0] && !(s.key === top[1].key && this.#channels[c]!.guide !== this.#channels[top[0]]!.guide),
+      );
+      const runnerUp = rivals[0]?.[1].score ?? 0;
+      if (top[1].score - runnerUp >= options.margin - 1e-9) chosen = top[0];
+      else if (country !== undefined) {
+        const close = [top, ...rivals].filter(([, s]) => top[1].score - s.score < options.margin);
+        const local = close.filter(([c]) => sameCountry(this.#channels[c]!.country, country));
+        if (local.length === 1 && local[0]![1].score >= options.threshold) chosen = local[0]![0];
+      }
+    }
+    const match = (c: number, score: number): NameMatch => ({
+      id: this.#channels[c]!.id,
+      score: Math.round(score * 1000) / 1000,
+    });
+    const candidates = ranked
+      .filter(([c]) => c !== chosen)
+      .slice(0, 3)
+      .map(([c, s]) => match(c, s.score));
+    return chosen === undefined ? { candidates } : { chosen: match(chosen, best.get(chosen)!.score), candidates };
+  }
+
+  /** Visits each name that could score at least the bound with `p`, once. */
+  #visit(p: NameForm, share: number, visit: (n: number) => void): void {
+    if (this.#seen.length < this.#names.length) this.#seen = new Int32Array(this.#names.length * 2);
+    const stamp = ++this.#search;
+    let scored = 0;
+    const once = (n: number) => {
+      if (this.#seen[n] === stamp || scored >= MAX_SCORED) return;
+      this.#seen[n] = stamp;
+      scored++;
+      visit(n);
+    };
+    const reach = (i: number) => this.#postings.reach(p, i);
+    // Unaligned, a feed word weighs FEED; every other word its weight.
+    const extra = (i: number) => (p.feed[i] ? Math.min(p.weights[i]!, FEED) : p.weights[i]!);
+    const probes = new Set(probeSet(p, share, reach, extra, true));
+    // A match that leaves the playlist's dial number out aligns none of its numbers.
+    if (p.marks !== '' && !p.trailingNumber && !p.marks.includes('+')) {
+      for (const i of probeSet(p, share, reach, extra, false)) probes.add(i);
+    }
+    for (const i of probes) this.#postings.probe(p, i, once);
+  }
+
+  /** Document frequencies and the names that variants extend, once the guides are read. */
+  #freeze(): Frozen {
+    if (this.#frozen) return this.#frozen;
+    const df = new Map<string, number>();
+    const bases = new Set<string>();
+    for (const channel of this.#channels) {
+      const own = new Set<string>();
+      const tokens = new Set<string>();
+      for (const n of channel.names) {
+        const form = this.#names[n]!.form;
+        own.add(form.key);
+        for (const t of form.tokens) tokens.add(t);
+      }
+      for (const t of tokens) df.set(t, (df.get(t) ?? 0) + 1);
+      for (const n of channel.names) {
+        const base = this.#names[n]!.form.baseKey;
+        // `Angel TV Arabia` beside `Angel TV` in one channel is that channel's own feed, not a variant.
+        if (base !== undefined && !own.has(base)) bases.add(base);
+      }
+    }
+    const unique = (t: string) => df.get(t) === 1;
+    this.#frozen = { bases, plain: { variants: false, unique }, withVariants: { variants: true, unique } };
+    return this.#frozen;
+  }
+}
+
+/**
+ * The country an iptv-org-style guide id names (`BBCOne.uk`, `CNN.us@East`), if any.
+ * @example countryOfId('BBCOne.uk@HD') // 'uk'
+ */
+export function countryOfId(id: string): string | undefined {
+  const m = /\.([a-z]{2})(?:@[^.]*)?$/i.exec(id);
+  const code = m?.[1]?.toLowerCase();
+  return code !== undefined && COUNTRY2.has(code) ? code : undefined;
+}
+
+/** Country codes as providers and guides write them, to one form: `gb`, `gbr` → `uk`; `usa` → `us`. */
+const ALIASES: Readonly<Record<string, string>> = {
+  gb: 'uk',
+  gbr: 'uk',
+  usa: 'us',
+  deu: 'de',
+  ger: 'de',
+  fra: 'fr',
+  esp: 'es',
+  ita: 'it',
+  nld: 'nl',
+  ned: 'nl',
+  prt: 'pt',
+  por: 'pt',
+  bra: 'br',
+  can: 'ca',
+  aus: 'au',
+  rus: 'ru',
+  tur: 'tr',
+  pol: 'pl',
+  swe: 'se',
+  nor: 'no',
+  dnk: 'dk',
+  den: 'dk',
+  che: 'ch',
+  sui: 'ch',
+  aut: 'at',
+  bel: 'be',
+  mex: 'mx',
+  arg: 'ar',
+  ind: 'in',
+};
+
+function sameCountry(a: string | undefined, b: string): boolean {
+  if (a === undefined) return false;
+  return (ALIASES[a] ?? a) === (ALIASES[b] ?? b);
+}

@@ -1,0 +1,106 @@
+/**
+ * The playlist side of name matching, known before any guide is read: every playlist channel's
+ * names, read and indexed. While a guide streams, it answers for each guide channel "could any
+ * playlist channel score at least the threshold with one of its display names?" (and which), so
+ * the programmes of guide channels nobody could show are skipped as they come.
+ *
+ * It asks whether a channel *could* match: with the most favourable reading of what the guide
+ * will say (no variants, any dial number left out), so that a channel the scored stage chooses
+ * once every guide is read always had its programmes kept.
+ */
+import type { NameForm } from './form.js';
+import { Postings, probeSet } from './postings.js';
+import { OPTIMISTIC, Scorer } from './score.js';
+
+export class PlaylistNames {
+  readonly #threshold: number;
+  /** Distinct forms, each with the subjects (playlist channel numbers) that have it. */
+  readonly #forms: NameForm[] = [];
+  readonly #subjects: number[][] = [];
+  readonly #byKey = new Map<string, number>();
+  readonly #postings = new Postings();
+  readonly #scorer = new Scorer();
+  #seen = new Int32Array(64);
+  #search = 0;
+
+  constructor(threshold: number) {
+    this.#threshold = threshold;
+  }
+
+  /** Records that playlist channel `subject` has a name read as `form`. */
+  add(subject: number, form: NameForm): void {
+    if (form.tokens.length === 0) return;
+    let n = this.#byKey.get(form.key);
+    if (n === undefined) {
+      n = this.#forms.length;
+      this.#forms.push(form);
+      this.#subjects.push([]);
+      this.#byKey.set(form.key, n);
+      this.#postings.add(n, form);
+    }
+    const list = this.#subjects[n]!;
+    if (list[list.length - 1] !== subject) list.push(subject);
+  }
+
+  /**
+   * The playlist channel closest to the guide names `forms` (at least `floor`), with its score:
+   * to say what a guide that matched nothing came closest to.
+   */
+  closest(forms: readonly NameForm[], floor: number): { subject: number; score: number } | undefined {
+    if (this.#forms.length === 0) return undefined;
+    if (this.#seen.length < this.#forms.length) this.#seen = new Int32Array(this.#forms.length * 2);
+    const stamp = ++this.#search;
+    let best: { subject: number; score: number } | undefined;
+    for (const g of forms) {
+      if (g.tokens.length === 0) continue;
+      const probes = probeSet(
+        g,
+        floor,
+        (i) => this.#postings.reach(g, i),
+        (i) => g.weights[i]!,
+        true,
+      );
+      for (const i of probes) {
+        this.#postings.probe(g, i, (n) => {
+          if (this.#seen[n] === stamp) return;
+          this.#seen[n] = stamp;
+          const score = this.#scorer.score(this.#forms[n]!, g, OPTIMISTIC);
+          if (score >= floor && (best === undefined || score > best.score)) {
+            best = { subject: this.#subjects[n]![0]!, score };
+          }
+        });
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Calls `visit` with each playlist channel that could score at least the threshold with one of
+   * the guide names `forms` (a channel may be visited more than once).
+   */
+  wanting(forms: readonly NameForm[], visit: (subject: number) => void): void {
+    if (this.#forms.length === 0) return;
+    if (this.#seen.length < this.#forms.length) this.#seen = new Int32Array(this.#forms.length * 2);
+    const stamp = ++this.#search;
+    for (const g of forms) {
+      if (g.tokens.length === 0) continue;
+      // The score is at most covG: the guide name's unprobed weight alone must fall short of it.
+      const probes = probeSet(
+        g,
+        this.#threshold,
+        (i) => this.#postings.reach(g, i),
+        (i) => g.weights[i]!,
+        true,
+      );
+      for (const i of probes) {
+        this.#postings.probe(g, i, (n) => {
+          if (this.#seen[n] === stamp) return;
+          this.#seen[n] = stamp;
+          if (this.#scorer.score(this.#forms[n]!, g, OPTIMISTIC) >= this.#threshold) {
+            for (const s of this.#subjects[n]!) visit(s);
+          }
+        });
+      }
+    }
+  }
+}
