@@ -155,17 +155,13 @@ export async function importGuide(
     for await (const batch of reader) {
       ctx.signal?.throwIfAborted();
       for (const channel of batch.channels) {
-        ctx.index.add(channel, priority);
+        const forms = ctx.index.add(channel, priority);
         tally.added = true;
         ctx.imp.addGuideChannel(channel, priority);
         declared.add(channel.id);
         tally.channelIds.add(channel.id);
-        wanted.set(channel.id, [
-          ...ctx.demand.shiftsFor(
-            channel.id,
-            channel.displayNames.map((n) => n.text),
-          ),
-        ]);
+        const names = channel.displayNames.map((n) => n.text);
+        wanted.set(channel.id, [...ctx.demand.shiftsFor(channel.id, names, forms)]);
       }
       const keep: Programme[] = [];
       const { from, to } = ctx.window;

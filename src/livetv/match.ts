@@ -111,6 +111,8 @@ export class MatchDemand {
   readonly #keys = new Map<string, Shifts>();
   readonly #overrides = new Map<string, Shifts>();
   readonly #shifts: number[] = [];
+  /** Some channel has a time shift: a guide channel found by an exact rule may still be wanted with another. */
+  #anyShift = false;
   readonly #forms: NameForm[][] = [];
   #scored: PlaylistNames | undefined;
 
@@ -121,6 +123,7 @@ export class MatchDemand {
       const forms = subjectForms(s);
       this.#forms.push(forms);
       this.#shifts.push(s.shiftHours);
+      if (s.shiftHours !== 0) this.#anyShift = true;
       if (target !== undefined) {
         // An override decides: its channel alone is wanted, or none for `null`.
         if (target !== null) addTo(this.#overrides, target, s.shiftHours);
@@ -155,8 +158,15 @@ export class MatchDemand {
     return this.#scored.closest(forms, floor);
   }
 
-  /** Shifts of the channels that could show guide channel `id` (empty: nobody wants it). */
-  shiftsFor(id: string, displayNames?: readonly string[]): ReadonlySet<number> {
+  /**
+   * Shifts of the channels that could show guide channel `id` (empty: nobody wants it), whose
+   * display names are `displayNames` (read as `forms`).
+   */
+  shiftsFor(
+    id: string,
+    displayNames?: readonly string[],
+    forms: readonly NameForm[] = (displayNames ?? []).map((n) => formOf(n)),
+  ): ReadonlySet<number> {
     const out = new Set<number>();
     const add = (shifts: Shifts | undefined) => {
       if (typeof shifts === 'number') out.add(shifts);
@@ -165,13 +175,10 @@ export class MatchDemand {
     add(this.#overrides.get(id));
     add(this.#ids.get(baseId(id)));
     if (displayNames === undefined || displayNames.length === 0) return out;
-    const forms: NameForm[] = [];
-    for (const name of displayNames) {
-      add(this.#names.get(name.trim().toLowerCase()));
-      const form = formOf(name);
-      forms.push(form);
-      add(this.#keys.get(form.key));
-    }
+    for (const name of displayNames) add(this.#names.get(name.trim().toLowerCase()));
+    for (const form of forms) add(this.#keys.get(form.key));
+    // Wanted already, and with no shift anywhere: what the scored stage could add changes nothing.
+    if (out.size > 0 && !this.#anyShift) return out;
     this.#scored?.wanting(forms, (s) => out.add(this.#shifts[s]!));
     return out;
   }
@@ -204,11 +211,12 @@ export class GuideIndex {
   readonly #byLowerId = new Map<string, string>();
   readonly #byBaseId = new Map<string, string>();
   readonly #byName = new Map<string, string>();
-  readonly #names = new GuideNames();
+  readonly #names: GuideNames;
   readonly #matching: Matching;
 
   constructor(matching: Matching = DEFAULT_MATCHING) {
     this.#matching = matching;
+    this.#names = new GuideNames(matching.scored);
   }
 
   /** Guide channel `id`'s first display name and the forms of its names, if it has names. */
@@ -224,8 +232,11 @@ export class GuideIndex {
     return this.#keys.has(id);
   }
 
-  /** Records a guide channel (or an id only seen on programmes, with no names) of the guide of priority `guide`. */
-  add(channel: Pick<GuideChannel, 'id' | 'displayNames'>, guide = 0): void {
+  /**
+   * Records a guide channel (or an id only seen on programmes, with no names) of the guide of
+   * priority `guide`; returns its display names read (for MatchDemand.shiftsFor).
+   */
+  add(channel: Pick<GuideChannel, 'id' | 'displayNames'>, guide = 0): NameForm[] {
     const { id } = channel;
     if (!this.#keys.has(id)) {
       this.#keys.add(id);
@@ -239,11 +250,10 @@ export class GuideIndex {
       const lower = text.trim().toLowerCase();
       if (lower !== '' && !this.#byName.has(lower)) this.#byName.set(lower, id);
     }
-    this.#names.add(
-      id,
-      channel.displayNames.map((n) => n.text),
-      guide,
-    );
+    const texts = channel.displayNames.map((n) => n.text);
+    const forms = texts.map((t) => formOf(t));
+    this.#names.add(id, texts, guide, forms);
+    return forms;
   }
 
   /**

@@ -66,22 +66,28 @@ export class GuideNames {
   readonly #byId = new Map<string, number>();
   readonly #names: Name[] = [];
   readonly #byKey = new Map<string, number[]>();
-  readonly #postings = new Postings();
+  /** Only for the scored stage: without it, names are looked up by key alone. */
+  readonly #postings: Postings | undefined;
   readonly #scorer = new Scorer();
   #frozen: Frozen | undefined;
   /** Name numbers already seen in the current search (stamped with `#search`). */
   #seen = new Int32Array(64);
   #search = 0;
 
+  constructor(scored = true) {
+    this.#postings = scored ? new Postings() : undefined;
+  }
+
   get channelCount(): number {
     return this.#channels.length;
   }
 
   /**
-   * Records guide channel `id` with its display names, from the guide of priority `guide`. A
-   * channel already known (another guide, or its programmes first) gains the names it lacked.
+   * Records guide channel `id` with its display names (read as `forms`), from the guide of
+   * priority `guide`. A channel already known (another guide, or its programmes first) gains the
+   * names it lacked.
    */
-  add(id: string, names: readonly string[], guide: number): void {
+  add(id: string, names: readonly string[], guide: number, forms = names.map((n) => formOf(n))): void {
     let c = this.#byId.get(id);
     if (c === undefined) {
       c = this.#channels.length;
@@ -91,14 +97,13 @@ export class GuideNames {
     }
     const channel = this.#channels[c]!;
     if (channel.text === undefined && names.length > 0) channel.text = Buffer.from(names[0]!, 'utf8').toString('utf8');
-    for (const text of names) {
-      const form = formOf(text);
+    for (const form of forms) {
       if (form.tokens.length === 0) continue;
       if (channel.names.some((n) => this.#names[n]!.form.key === form.key)) continue;
       const n = this.#names.length;
       this.#names.push({ channel: c, form, primary: channel.names.length === 0 });
       channel.names.push(n);
-      this.#postings.add(n, form);
+      this.#postings?.add(n, form);
       const list = this.#byKey.get(form.key);
       if (list === undefined) this.#byKey.set(form.key, [n]);
       else if (list.length < KEY_LIST) list.push(n);
@@ -138,6 +143,7 @@ export class GuideNames {
    * `country` among those within the margin). Otherwise it is left for review, with its candidates.
    */
   scored(forms: readonly NameForm[], options: ScoredOptions, country?: string): ScoredMatch {
+    if (this.#postings === undefined) return { candidates: [] };
     const frozen = this.#freeze();
     const best = new Map<number, { score: number; key: string }>();
     const share = minCoverP(options.threshold);
@@ -181,6 +187,7 @@ export class GuideNames {
 
   /** Visits each name that could score at least the bound with `p`, once. */
   #visit(p: NameForm, share: number, visit: (n: number) => void): void {
+    const postings = this.#postings!;
     if (this.#seen.length < this.#names.length) this.#seen = new Int32Array(this.#names.length * 2);
     const stamp = ++this.#search;
     let scored = 0;
@@ -190,7 +197,7 @@ export class GuideNames {
       scored++;
       visit(n);
     };
-    const reach = (i: number) => this.#postings.reach(p, i);
+    const reach = (i: number) => postings.reach(p, i);
     // Unaligned, a feed word weighs FEED; every other word its weight.
     const extra = (i: number) => (p.feed[i] ? Math.min(p.weights[i]!, FEED) : p.weights[i]!);
     const probes = new Set(probeSet(p, share, reach, extra, true));
@@ -198,7 +205,7 @@ export class GuideNames {
     if (p.marks !== '' && !p.trailingNumber && !p.marks.includes('+')) {
       for (const i of probeSet(p, share, reach, extra, false)) probes.add(i);
     }
-    for (const i of probes) this.#postings.probe(p, i, once);
+    for (const i of probes) postings.probe(p, i, once);
   }
 
   /** Document frequencies and the names that variants extend, once the guides are read. */

@@ -37,18 +37,28 @@ export class Postings {
    */
   probe(form: NameForm, i: number, visit: (n: number) => void): void {
     const t = form.tokens;
-    const each = (list: readonly number[] | undefined) => {
-      if (list) for (const n of list) visit(n);
-    };
-    each(this.#tokens.get(t[i]!));
-    each(this.#joins.get(t[i]!));
-    if (form.loose[i] !== '') each(this.#loose.get(form.loose[i]!));
-    for (let start = Math.max(0, i - 2); start <= i; start++) {
-      for (let end = Math.max(i, start + 1); end <= Math.min(t.length - 1, start + 2); end++) {
-        each(this.#tokens.get(t.slice(start, end + 1).join('')));
-      }
+    const token = t[i]!;
+    visitAll(this.#tokens.get(token), visit);
+    visitAll(this.#joins.get(token), visit);
+    if (form.loose[i] !== '') visitAll(this.#loose.get(form.loose[i]!), visit);
+    // The joins this token is part of, against single tokens of the other names.
+    const before = i > 0 ? t[i - 1]! : undefined;
+    const after = i + 1 < t.length ? t[i + 1]! : undefined;
+    if (before !== undefined) {
+      visitAll(this.#tokens.get(before + token), visit);
+      if (i > 1) visitAll(this.#tokens.get(t[i - 2]! + before + token), visit);
+      if (after !== undefined) visitAll(this.#tokens.get(before + token + after), visit);
+    }
+    if (after !== undefined) {
+      visitAll(this.#tokens.get(token + after), visit);
+      if (i + 2 < t.length) visitAll(this.#tokens.get(token + after + t[i + 2]!), visit);
     }
   }
+}
+
+function visitAll(list: readonly number[] | undefined, visit: (n: number) => void): void {
+  if (list === undefined) return;
+  for (let k = 0; k < list.length; k++) visit(list[k]!);
 }
 
 function push(map: Map<string, number[]>, key: string, n: number): void {

@@ -45,8 +45,8 @@ const MAX_SHIFT = 12;
  * @example readName('|UK| BBC One Scotland FHD') // { tokens: ['bbc', '1', 'scotland'], shift: 0, country: 'uk' }
  */
 export function readName(name: string): NameReading {
-  let text = name
-    .normalize('NFKC')
+  const ascii = !NON_ASCII.test(name);
+  let text = (ascii ? name : name.normalize('NFKC').replace(/[’‘ʼ`´]/g, "'"))
     .replace(/[\u0000-\u001f\s]+/g, ' ')
     .trim();
   let country: string | undefined;
@@ -59,7 +59,7 @@ export function readName(name: string): NameReading {
     else if (!isTag(code)) break;
     text = text.slice(prefix[0].length);
   }
-  text = fold(text);
+  text = ascii ? text.toLowerCase() : fold(text);
   text = text.replace(QUALITY_PHRASES, ' ');
   // Brackets: notes and tags go; a country code is a hint; anything else is part of the name
   // (`Россия 24 (Благовещенск)`, `ABC (KERO)`).
@@ -72,13 +72,19 @@ export function readName(name: string): NameReading {
     if (words.every((w) => NOTE_WORDS.has(w) || isTag(w))) return ' ';
     return ` ${OPEN}${inner}${CLOSE} `;
   });
+  // A time shift: `Arte +1`, `Sky Atlantic +1HD` (a tag glued to it), or glued to the name at
+  // its end (`FOX8+2`); `Canal+ 1` is `Canal+`'s channel 1.
   let shift = 0;
-  text = text.replace(/(^|\s)\+\s?(\d{1,2})(?:\s?h)?(?![\p{L}\p{N}])/gu, (all, space: string, hours: string) => {
+  const shifted = (all: string, lead: string, hours: string) => {
     const n = Number(hours);
     if (n === 0 || n > MAX_SHIFT || shift !== 0) return all;
     shift = n;
-    return `${space} `;
-  });
+    return `${lead} `;
+  };
+  text = text
+    .replace(/(\+\s?\d{1,2})([fuq]?hd|sd|hevc)(?![\p{L}\p{N}])/gu, '$1 $2')
+    .replace(/(^|\s)\+\s?(\d{1,2})(?:\s?h)?(?![\p{L}\p{N}])/gu, shifted)
+    .replace(/([\p{L}\p{N}])\+(\d{1,2})(?:h)?\s*$/u, shifted);
   const raw: string[] = [];
   const inside: boolean[] = [];
   let depth = 0;
@@ -126,8 +132,14 @@ function isCountry(code: string): boolean {
 
 function isTag(word: string): boolean {
   const w = word.toLowerCase();
-  return QUALITY_WORDS.has(w) || QUALITY_PATTERNS.some((p) => p.test(w));
+  if (QUALITY_WORDS.has(w)) return true;
+  // Every pattern holds a digit or an `hd`/`sd`: most words need no regular expression.
+  return (DIGIT.test(w) || w.includes('hd') || w.includes('sd')) && QUALITY_PATTERNS.some((p) => p.test(w));
 }
+
+const DIGIT = /\d/;
+const NON_ASCII = /[^\x00-\x7f]/;
+const TRANSLITERATED = /[\u0370-\u03ff\u0400-\u04ff]/;
 
 /** A token that is a tag: a quality word, or the `hd` of `HD+` (`next` is the token after it). */
 function isTagToken(token: string, next: string | undefined): boolean {
@@ -143,6 +155,7 @@ function fold(text: string): string {
     .toUpperCase() // folds ß to SS
     .toLowerCase()
     .normalize('NFC');
+  if (!TRANSLITERATED.test(lower)) return lower;
   let out = '';
   for (const ch of lower) out += CYRILLIC[ch] ?? GREEK[ch] ?? ch;
   return out;
