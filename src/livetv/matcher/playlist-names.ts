@@ -49,10 +49,11 @@ export class PlaylistNames {
   closest(forms: readonly NameForm[], floor: number): { subject: number; score: number } | undefined {
     if (this.#forms.length === 0) return undefined;
     if (this.#seen.length < this.#forms.length) this.#seen = new Int32Array(this.#forms.length * 2);
-    const stamp = ++this.#search;
     let best: { subject: number; score: number } | undefined;
     for (const g of forms) {
       if (g.tokens.length === 0) continue;
+      // Each name of the guide channel scores the playlist's names afresh.
+      const stamp = ++this.#search;
       const probes = probeSet(
         g,
         floor,
@@ -81,9 +82,11 @@ export class PlaylistNames {
   wanting(forms: readonly NameForm[], visit: (subject: number) => void): void {
     if (this.#forms.length === 0) return;
     if (this.#seen.length < this.#forms.length) this.#seen = new Int32Array(this.#forms.length * 2);
-    const stamp = ++this.#search;
     for (const g of forms) {
       if (g.tokens.length === 0) continue;
+      // Each name of the guide channel scores the playlist's names afresh (`Russia 24` finds
+      // nothing in `Россия 24 (Благовещенск)` that `Россия 24` does).
+      const stamp = ++this.#search;
       // The score is at most covG: the guide name's unprobed weight alone must fall short of it.
       const probes = probeSet(
         g,
