@@ -30,7 +30,7 @@ import { type GuideContext, importGuide, newGuideTally } from './guide.js';
 import { CHANNEL_HEAD } from './guide-json.js';
 import { nothingReason } from './guide-yield.js';
 import { GuideIndex, MatchDemand, matchingOf } from './match.js';
-import { type MatchChannel, matchChannels } from './match-step.js';
+import { EntryList, type MatchChannel, matchChannels } from './match-step.js';
 import {
   attemptOf,
   type GuidePlan,
@@ -170,7 +170,8 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
       });
       channels.length = 0;
       // The entries, for the match report: a few numbers and the names, copied for the same reason.
-      const entries: EntryRef[] = found.map((e) => ({ ...e, name: own.intern(e.name) }));
+      const entries = new EntryList();
+      for (const e of found) entries.add({ ...e, name: own.intern(e.name) });
       found.length = 0;
       options.onChannelsStored?.();
       // The first guide's parsing thread starts now, and loads while the guide is opened and the

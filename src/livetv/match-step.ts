@@ -9,6 +9,40 @@ import type { GuideIndex, MatchDemand, MatchSubject, Overrides, Resolution } fro
 import { shiftedKey } from './match.js';
 import type { EntryMatch, ImportWarning, MatchCounts } from './types.js';
 
+/**
+ * The playlist entries kept, for the match report: in parallel arrays, not an object each (a
+ * 50,000-entry playlist's entries are held while every guide streams).
+ */
+export class EntryList {
+  readonly #sources: string[] = [];
+  readonly #source: number[] = [];
+  readonly #line: number[] = [];
+  readonly #name: string[] = [];
+  readonly #channel: number[] = [];
+
+  get length(): number {
+    return this.#line.length;
+  }
+
+  add(entry: EntryRef): void {
+    let s = this.#sources.indexOf(entry.source);
+    if (s === -1) s = this.#sources.push(entry.source) - 1;
+    this.#source.push(s);
+    this.#line.push(entry.line);
+    this.#name.push(entry.name);
+    this.#channel.push(entry.channel);
+  }
+
+  at(i: number): EntryRef {
+    return {
+      source: this.#sources[this.#source[i]!]!,
+      line: this.#line[i]!,
+      name: this.#name[i]!,
+      channel: this.#channel[i]!,
+    };
+  }
+}
+
 /** What matching needs of a stored channel. */
 export interface MatchChannel extends MatchSubject {
   readonly id: string;
@@ -21,7 +55,7 @@ export interface MatchInput {
   readonly demand: MatchDemand;
   readonly subjects: readonly MatchChannel[];
   /** The playlist entries kept, in file order, each with its channel's index in `subjects`. */
-  readonly entries: readonly EntryRef[];
+  readonly entries: EntryList;
   readonly overrides: Overrides;
   /** Guide keys that received a programme in the served window. */
   readonly keysWritten: ReadonlySet<string>;
@@ -76,10 +110,12 @@ export function matchChannels(input: MatchInput): MatchOutcome {
       ...(match.candidates !== undefined ? { candidates: match.candidates } : {}),
     });
   }
-  const matches = input.entries.map((e): EntryMatch => {
+  const matches: EntryMatch[] = [];
+  for (let i = 0; i < input.entries.length; i++) {
+    const e = input.entries.at(i);
     const channel = subjects[e.channel]!;
     const match = resolved[e.channel]!;
-    return {
+    matches.push({
       source: e.source,
       line: e.line,
       name: e.name,
@@ -88,7 +124,7 @@ export function matchChannels(input: MatchInput): MatchOutcome {
       rule: match.rule ?? null,
       score: match.rule === 'scored' ? (match.score ?? null) : null,
       candidates: match.rule === undefined || match.rule === 'scored' ? (match.candidates ?? []) : [],
-    };
-  });
+    });
+  }
   return { matchedBy, unmatched, keysShown, guidesShown, matches };
 }

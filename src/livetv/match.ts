@@ -113,7 +113,8 @@ export class MatchDemand {
   readonly #shifts: number[] = [];
   /** Some channel has a time shift: a guide channel found by an exact rule may still be wanted with another. */
   #anyShift = false;
-  readonly #forms: NameForm[][] = [];
+  /** Per subject: its one name read, or both (tvg-name and name), or none. */
+  readonly #forms: (NameForm | readonly NameForm[] | undefined)[] = [];
   #scored: PlaylistNames | undefined;
 
   constructor(subjects: readonly MatchSubject[], overrides: Overrides, matching: Matching = DEFAULT_MATCHING) {
@@ -121,7 +122,7 @@ export class MatchDemand {
     for (const [i, s] of subjects.entries()) {
       const target = overrideFor(s, overrides);
       const forms = subjectForms(s);
-      this.#forms.push(forms);
+      this.#forms.push(forms.length === 0 ? undefined : forms.length === 1 ? forms[0] : forms);
       this.#shifts.push(s.shiftHours);
       if (s.shiftHours !== 0) this.#anyShift = true;
       if (target !== undefined) {
@@ -142,7 +143,8 @@ export class MatchDemand {
 
   /** The forms of subject number `i`'s names (read once, for GuideIndex.resolve). */
   formsOf(i: number): readonly NameForm[] {
-    return this.#forms[i] ?? [];
+    const forms = this.#forms[i];
+    return forms === undefined ? [] : 'key' in forms ? [forms] : (forms as readonly NameForm[]);
   }
 
   /**
@@ -153,7 +155,7 @@ export class MatchDemand {
     if (this.#scored === undefined) {
       // The scored stage is off: index the names now, for this message only.
       this.#scored = new PlaylistNames(1.01);
-      for (const [i, list] of this.#forms.entries()) for (const f of list) this.#scored.add(i, f);
+      for (let i = 0; i < this.#forms.length; i++) for (const f of this.formsOf(i)) this.#scored.add(i, f);
     }
     return this.#scored.closest(forms, floor);
   }

@@ -1,19 +1,24 @@
 /**
- * A name prepared for comparison: its tokens with their weights, the marks that must agree
- * (numbers and `+`), its time shift, its key (the tokens joined: the exact `normalizedName` rule)
- * and which of its tokens only say where or in which language it is shown.
+ * A name prepared for comparison: its tokens, what kind of word each is (a number or `+`, a weak
+ * word, a code, a name word; a place or language), its marks (numbers and `+`, which must agree),
+ * its time shift, its key (the tokens joined: the exact `normalizedName` rule) and its base key
+ * (without the place and language words). Kept compact: a guide of 20,000 channels holds some
+ * 30,000 of them for the whole import, and an array per token property was most of the memory
+ * the import kept (and so of the garbage V8 let pile up before collecting).
  */
 import { type NameReading, readName } from './read-name.js';
 import { COUNTRY2, FEED_WORDS, LANGUAGE2, WEAK_WORDS } from './vocabulary.js';
 
 export interface NameForm {
   readonly tokens: readonly string[];
-  readonly weights: readonly number[];
+  /**
+   * One letter per token: `m` a number or `+`, `w` a weak word (`TV`, `the`), `c` a country or
+   * language code after the name, `n` any other word; upper case (`W`, `C`, `N`) when it is a
+   * place, region, language or feed word, or stood in brackets.
+   */
+  readonly kinds: string;
+  /** The sum of the tokens' weights. */
   readonly total: number;
-  /** Per token: a place, region, language or feed word, or a word in brackets. */
-  readonly feed: readonly boolean[];
-  /** Per token: its loose spelling (`loose()`), or '' for numbers, `+` and tokens under 4 letters. */
-  readonly loose: readonly string[];
   /** Numbers and `+` signs, sorted and joined: two names whose marks differ are different channels. */
   readonly marks: string;
   /** The last token is a number (`Sky News Extra 2`): it numbers the channel among its siblings. */
@@ -32,6 +37,24 @@ export const WEAK = 0.25;
 /** Weight of a country or language code standing after the name (`Arena Sport 7 HR`). */
 export const CODE = 0.3;
 
+const WEIGHT: Readonly<Record<string, number>> = { m: 1, w: WEAK, c: CODE, n: 1, W: WEAK, C: CODE, N: 1 };
+
+/** The weight of token `i` of `form`. */
+export function weightAt(form: NameForm, i: number): number {
+  return WEIGHT[form.kinds[i]!]!;
+}
+
+/** Is token `i` of `form` a place, region, language or feed word (or in brackets)? */
+export function feedAt(form: NameForm, i: number): boolean {
+  const k = form.kinds[i]!;
+  return k === 'W' || k === 'C' || k === 'N';
+}
+
+/** Is token `i` a number or `+`? */
+export function markAt(form: NameForm, i: number): boolean {
+  return form.kinds[i] === 'm';
+}
+
 /**
  * The form of a name.
  * @example formOf('UK: BBC One HD').key // 'bbc1'
@@ -42,30 +65,41 @@ export function formOf(name: string): NameForm {
 
 export function formOfReading(r: NameReading): NameForm {
   const tokens = r.tokens;
-  const weighed = tokens.map((t, i) => weightOf(t, i));
-  // A name of weak words only (`TV 3`, `E!`) is weighed as it is: its words are all it has.
-  const weights = weighed.every((w) => w < 1) ? tokens.map(() => 1) : weighed;
-  const feed = tokens.map(
-    (t, i) => !isMark(t) && (r.bracketed[i] === true || FEED_WORDS.has(t) || (i > 0 && weights[i] === CODE)),
-  );
-  const marks = tokens
-    .filter(isMark)
-    .map((t) => (t === '+' ? t : String(Number(t))))
-    .sort()
-    .join(' ');
-  const base = tokens.filter((_t, i) => !feed[i]);
-  const named = tokens.some((t, i) => !feed[i] && !isMark(t) && weights[i]! >= 1);
+  let kinds = '';
+  let allWeak = true;
+  for (let i = 0; i < tokens.length; i++) {
+    const kind = kindOf(tokens[i]!, i);
+    if (kind === 'n' || kind === 'm') allWeak = false;
+    kinds += kind;
+  }
+  // A name of weak words only (`TV`, `E!`) is weighed as it is: its words are all it has.
+  if (allWeak) kinds = 'n'.repeat(tokens.length);
+  let feedKinds = '';
+  let base = '';
+  let named = false;
+  let marks: string[] | undefined;
+  let total = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    let kind = kinds[i]!;
+    if (kind === 'm') (marks ??= []).push(t === '+' ? t : String(Number(t)));
+    else if (r.bracketed[i] === true || FEED_WORDS.has(t) || kind === 'c') kind = kind.toUpperCase();
+    feedKinds += kind;
+    total += WEIGHT[kind]!;
+    if (kind === 'm' || kind === 'n' || kind === 'w' || kind === 'c') base += t;
+    if (kind === 'n') named = true;
+  }
+  const key = keyOf(tokens, r.shift);
+  const baseKey = r.shift === 0 ? base : `${base}+${r.shift}h`;
   return {
     tokens,
-    weights,
-    total: weights.reduce((a, b) => a + b, 0),
-    feed,
-    loose: tokens.map((t) => (isMark(t) || t.length < 4 ? '' : loose(t))),
-    marks,
+    kinds: feedKinds,
+    total,
+    marks: marks === undefined ? '' : marks.sort().join(' '),
     trailingNumber: tokens.length > 0 && /^\p{N}+$/u.test(tokens[tokens.length - 1]!),
     shift: r.shift,
-    key: keyOf(tokens, r.shift),
-    ...(named && base.length < tokens.length ? { baseKey: keyOf(base, r.shift) } : {}),
+    key,
+    ...(named && baseKey !== key ? { baseKey } : {}),
     ...(r.country !== undefined ? { country: r.country } : {}),
   };
 }
@@ -83,10 +117,12 @@ export function isMark(token: string): boolean {
 
 /**
  * A token spelled loosely: the letters transliterations and spellings disagree on made one
- * (`j`/`y`/`i`, `c`/`k`/`q`, `w`/`v`, `ph`/`f`, `kh`/`h`), doubled letters single.
+ * (`j`/`y`/`i`, `c`/`k`/`q`, `w`/`v`, `ph`/`f`, `kh`/`h`), doubled letters single; '' for
+ * numbers and words under 4 letters, which are never compared loosely.
  * @example loose('kinokomedija') === loose('kinokomediya') // true
  */
 export function loose(token: string): string {
+  if (token.length < 4 || isMark(token)) return '';
   return token
     .replace(/ph/g, 'f')
     .replace(/kh/g, 'h')
@@ -97,9 +133,9 @@ export function loose(token: string): string {
     .replace(/(.)\1+/g, '$1');
 }
 
-function weightOf(token: string, index: number): number {
-  if (isMark(token)) return 1;
-  if (WEAK_WORDS.has(token)) return WEAK;
-  if (index > 0 && token.length === 2 && (COUNTRY2.has(token) || LANGUAGE2.has(token))) return CODE;
-  return 1;
+function kindOf(token: string, index: number): string {
+  if (isMark(token)) return 'm';
+  if (WEAK_WORDS.has(token)) return 'w';
+  if (index > 0 && token.length === 2 && (COUNTRY2.has(token) || LANGUAGE2.has(token))) return 'c';
+  return 'n';
 }

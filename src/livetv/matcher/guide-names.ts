@@ -4,7 +4,7 @@
  * the scored stage (the best guide channel for a playlist channel's names, when it clears the
  * threshold and clearly beats the runner-up), once every guide has been read.
  */
-import { formOf, type NameForm } from './form.js';
+import { feedAt, formOf, type NameForm, weightAt } from './form.js';
 import { Postings, probeSet } from './postings.js';
 import { FEED, type GuideContext, minCoverP, Scorer } from './score.js';
 import { COUNTRY2 } from './vocabulary.js';
@@ -30,17 +30,6 @@ export interface ScoredOptions {
   readonly margin: number;
 }
 
-interface Channel {
-  readonly id: string;
-  /** Priority of the guide that declared it first. */
-  readonly guide: number;
-  readonly country?: string;
-  /** Its names, by number. */
-  readonly names: number[];
-  /** Its first display name as written (a copy: the text it was cut from may be a large chunk). */
-  text?: string;
-}
-
 /** What the scored stage knows of the whole guide, computed once every guide has been read. */
 interface Frozen {
   /** Keys of names that other channels' names extend with feed words (`bbc1` of `BBC One Scotland`). */
@@ -49,23 +38,34 @@ interface Frozen {
   readonly withVariants: GuideContext;
 }
 
-interface Name {
-  readonly channel: number;
-  readonly form: NameForm;
-  /** The channel's first display name: its own name, where the others may be alternatives. */
-  readonly primary: boolean;
-}
-
 /** Channels kept per key for the exact rule: enough to break ties by country and first name. */
 const KEY_LIST = 8;
 /** Candidates scored per playlist channel at most: the rarest probes come first. */
 const MAX_SCORED = 2_000;
 
+/**
+ * Channels and names are kept in parallel arrays, not an object each: a 20,000-channel guide has
+ * some 30,000 names, and what the import holds for the whole of it is what V8 scales the garbage
+ * it lets pile up by (see form.ts).
+ */
 export class GuideNames {
-  readonly #channels: Channel[] = [];
+  // Per channel: its id, the priority of the guide that declared it first, the country its id
+  // names, its first display name as written (a copy: the text it was cut from may be a large
+  // chunk), and its names as a list linked through #nextName (-1 ends it).
+  readonly #ids: string[] = [];
+  readonly #guides: number[] = [];
+  readonly #countries: (string | undefined)[] = [];
+  readonly #texts: (string | undefined)[] = [];
+  readonly #firstName: number[] = [];
+  readonly #lastName: number[] = [];
   readonly #byId = new Map<string, number>();
-  readonly #names: Name[] = [];
-  readonly #byKey = new Map<string, number[]>();
+  // Per name: its channel (negative, -1 - channel, for a channel's first name), its form, the next
+  // name of its channel.
+  readonly #nameChannel: number[] = [];
+  readonly #forms: NameForm[] = [];
+  readonly #nextName: number[] = [];
+  /** Key → name, or names (at most KEY_LIST), for the exact rule. */
+  readonly #byKey = new Map<string, number | number[]>();
   /** Only for the scored stage: without it, names are looked up by key alone. */
   readonly #postings: Postings | undefined;
   readonly #scorer = new Scorer();
@@ -79,7 +79,7 @@ export class GuideNames {
   }
 
   get channelCount(): number {
-    return this.#channels.length;
+    return this.#ids.length;
   }
 
   /**
@@ -90,22 +90,31 @@ export class GuideNames {
   add(id: string, names: readonly string[], guide: number, forms = names.map((n) => formOf(n))): void {
     let c = this.#byId.get(id);
     if (c === undefined) {
-      c = this.#channels.length;
-      const country = countryOfId(id);
-      this.#channels.push({ id, guide, names: [], ...(country !== undefined ? { country } : {}) });
+      c = this.#ids.length;
+      this.#ids.push(id);
+      this.#guides.push(guide);
+      this.#countries.push(countryOfId(id));
+      this.#texts.push(undefined);
+      this.#firstName.push(-1);
+      this.#lastName.push(-1);
       this.#byId.set(id, c);
     }
-    const channel = this.#channels[c]!;
-    if (channel.text === undefined && names.length > 0) channel.text = Buffer.from(names[0]!, 'utf8').toString('utf8');
+    if (this.#texts[c] === undefined && names.length > 0)
+      this.#texts[c] = Buffer.from(names[0]!, 'utf8').toString('utf8');
     for (const form of forms) {
-      if (form.tokens.length === 0) continue;
-      if (channel.names.some((n) => this.#names[n]!.form.key === form.key)) continue;
-      const n = this.#names.length;
-      this.#names.push({ channel: c, form, primary: channel.names.length === 0 });
-      channel.names.push(n);
+      if (form.tokens.length === 0 || this.#hasKey(c, form.key)) continue;
+      const n = this.#forms.length;
+      const first = this.#firstName[c] === -1;
+      this.#nameChannel.push(first ? -1 - c : c);
+      this.#forms.push(form);
+      this.#nextName.push(-1);
+      if (first) this.#firstName[c] = n;
+      else this.#nextName[this.#lastName[c]!] = n;
+      this.#lastName[c] = n;
       this.#postings?.add(n, form);
       const list = this.#byKey.get(form.key);
-      if (list === undefined) this.#byKey.set(form.key, [n]);
+      if (list === undefined) this.#byKey.set(form.key, n);
+      else if (typeof list === 'number') this.#byKey.set(form.key, [list, n]);
       else if (list.length < KEY_LIST) list.push(n);
       this.#frozen = undefined;
     }
@@ -114,9 +123,11 @@ export class GuideNames {
   /** Guide channel `id`'s first display name as written and the forms of its names, if it has any. */
   namesOf(id: string): { text: string; forms: NameForm[] } | undefined {
     const c = this.#byId.get(id);
-    const channel = c === undefined ? undefined : this.#channels[c];
-    if (channel?.text === undefined) return undefined;
-    return { text: channel.text, forms: channel.names.map((n) => this.#names[n]!.form) };
+    const text = c === undefined ? undefined : this.#texts[c];
+    if (c === undefined || text === undefined) return undefined;
+    const forms: NameForm[] = [];
+    for (let n = this.#firstName[c]!; n !== -1; n = this.#nextName[n]!) forms.push(this.#forms[n]!);
+    return { text, forms };
   }
 
   /**
@@ -125,15 +136,16 @@ export class GuideNames {
    * first seen (guides in priority order, then document order).
    */
   byKey(form: NameForm, country?: string): string | undefined {
-    const list = this.#byKey.get(form.key);
-    if (list === undefined) return undefined;
+    const found = this.#byKey.get(form.key);
+    if (found === undefined) return undefined;
+    const list = typeof found === 'number' ? [found] : found;
     let pick = list;
     if (country !== undefined) {
-      const local = list.filter((n) => sameCountry(this.#channels[this.#names[n]!.channel]!.country, country));
+      const local = list.filter((n) => sameCountry(this.#countries[this.#channelOf(n)], country));
       if (local.length > 0) pick = local;
     }
-    const n = pick.find((k) => this.#names[k]!.primary) ?? pick[0]!;
-    return this.#channels[this.#names[n]!.channel]!.id;
+    const n = pick.find((k) => this.#nameChannel[k]! < 0) ?? pick[0]!;
+    return this.#ids[this.#channelOf(n)];
   }
 
   /**
@@ -149,12 +161,12 @@ export class GuideNames {
     const share = minCoverP(options.threshold);
     for (const p of forms) {
       this.#visit(p, share, (n) => {
-        const name = this.#names[n]!;
-        const context = frozen.bases.has(name.form.key) ? frozen.withVariants : frozen.plain;
-        const score = this.#scorer.score(p, name.form, context);
+        const form = this.#forms[n]!;
+        const score = this.#scorer.score(p, form, frozen.bases.has(form.key) ? frozen.withVariants : frozen.plain);
         if (score <= 0) return;
-        const current = best.get(name.channel);
-        if (current === undefined || score > current.score) best.set(name.channel, { score, key: name.form.key });
+        const c = this.#channelOf(n);
+        const current = best.get(c);
+        if (current === undefined || score > current.score) best.set(c, { score, key: form.key });
       });
     }
     const ranked = [...best.entries()].sort((a, b) => b[1].score - a[1].score || a[0] - b[0]);
@@ -163,19 +175,18 @@ export class GuideNames {
     if (top !== undefined && top[1].score >= options.threshold) {
       // The same name in a later guide is the same channel written twice, not a rival.
       const rivals = ranked.filter(
-        ([c, s]) =>
-          c !== top[0] && !(s.key === top[1].key && this.#channels[c]!.guide !== this.#channels[top[0]]!.guide),
+        ([c, s]) => c !== top[0] && !(s.key === top[1].key && this.#guides[c] !== this.#guides[top[0]]),
       );
       const runnerUp = rivals[0]?.[1].score ?? 0;
       if (top[1].score - runnerUp >= options.margin - 1e-9) chosen = top[0];
       else if (country !== undefined) {
         const close = [top, ...rivals].filter(([, s]) => top[1].score - s.score < options.margin);
-        const local = close.filter(([c]) => sameCountry(this.#channels[c]!.country, country));
+        const local = close.filter(([c]) => sameCountry(this.#countries[c], country));
         if (local.length === 1 && local[0]![1].score >= options.threshold) chosen = local[0]![0];
       }
     }
     const match = (c: number, score: number): NameMatch => ({
-      id: this.#channels[c]!.id,
+      id: this.#ids[c]!,
       score: Math.round(score * 1000) / 1000,
     });
     const candidates = ranked
@@ -185,10 +196,20 @@ export class GuideNames {
     return chosen === undefined ? { candidates } : { chosen: match(chosen, best.get(chosen)!.score), candidates };
   }
 
+  #channelOf(n: number): number {
+    const c = this.#nameChannel[n]!;
+    return c < 0 ? -1 - c : c;
+  }
+
+  #hasKey(c: number, key: string): boolean {
+    for (let n = this.#firstName[c]!; n !== -1; n = this.#nextName[n]!) if (this.#forms[n]!.key === key) return true;
+    return false;
+  }
+
   /** Visits each name that could score at least the bound with `p`, once. */
   #visit(p: NameForm, share: number, visit: (n: number) => void): void {
     const postings = this.#postings!;
-    if (this.#seen.length < this.#names.length) this.#seen = new Int32Array(this.#names.length * 2);
+    if (this.#seen.length < this.#forms.length) this.#seen = new Int32Array(this.#forms.length * 2);
     const stamp = ++this.#search;
     let scored = 0;
     const once = (n: number) => {
@@ -199,7 +220,7 @@ export class GuideNames {
     };
     const reach = (i: number) => postings.reach(p, i);
     // Unaligned, a feed word weighs FEED; every other word its weight.
-    const extra = (i: number) => (p.feed[i] ? Math.min(p.weights[i]!, FEED) : p.weights[i]!);
+    const extra = (i: number) => (feedAt(p, i) ? Math.min(weightAt(p, i), FEED) : weightAt(p, i));
     const probes = new Set(probeSet(p, share, reach, extra, true));
     // A match that leaves the playlist's dial number out aligns none of its numbers.
     if (p.marks !== '' && !p.trailingNumber && !p.marks.includes('+')) {
@@ -213,17 +234,16 @@ export class GuideNames {
     if (this.#frozen) return this.#frozen;
     const df = new Map<string, number>();
     const bases = new Set<string>();
-    for (const channel of this.#channels) {
+    for (let c = 0; c < this.#ids.length; c++) {
       const own = new Set<string>();
       const tokens = new Set<string>();
-      for (const n of channel.names) {
-        const form = this.#names[n]!.form;
-        own.add(form.key);
-        for (const t of form.tokens) tokens.add(t);
+      for (let n = this.#firstName[c]!; n !== -1; n = this.#nextName[n]!) {
+        own.add(this.#forms[n]!.key);
+        for (const t of this.#forms[n]!.tokens) tokens.add(t);
       }
       for (const t of tokens) df.set(t, (df.get(t) ?? 0) + 1);
-      for (const n of channel.names) {
-        const base = this.#names[n]!.form.baseKey;
+      for (let n = this.#firstName[c]!; n !== -1; n = this.#nextName[n]!) {
+        const base = this.#forms[n]!.baseKey;
         // `Angel TV Arabia` beside `Angel TV` in one channel is that channel's own feed, not a variant.
         if (base !== undefined && !own.has(base)) bases.add(base);
       }

@@ -8,15 +8,15 @@
  * will say (no variants, any dial number left out), so that a channel the scored stage chooses
  * once every guide is read always had its programmes kept.
  */
-import type { NameForm } from './form.js';
+import { type NameForm, weightAt } from './form.js';
 import { Postings, probeSet } from './postings.js';
 import { OPTIMISTIC, Scorer } from './score.js';
 
 export class PlaylistNames {
   readonly #threshold: number;
-  /** Distinct forms, each with the subjects (playlist channel numbers) that have it. */
+  /** Distinct forms, each with the subjects (playlist channel numbers) that have it: one, or a list. */
   readonly #forms: NameForm[] = [];
-  readonly #subjects: number[][] = [];
+  readonly #subjects: (number | number[])[] = [];
   readonly #byKey = new Map<string, number>();
   readonly #postings = new Postings();
   readonly #scorer = new Scorer();
@@ -34,12 +34,15 @@ export class PlaylistNames {
     if (n === undefined) {
       n = this.#forms.length;
       this.#forms.push(form);
-      this.#subjects.push([]);
+      this.#subjects.push(subject);
       this.#byKey.set(form.key, n);
       this.#postings.add(n, form);
+      return;
     }
     const list = this.#subjects[n]!;
-    if (list[list.length - 1] !== subject) list.push(subject);
+    if (typeof list === 'number') {
+      if (list !== subject) this.#subjects[n] = [list, subject];
+    } else if (list[list.length - 1] !== subject) list.push(subject);
   }
 
   /**
@@ -58,7 +61,7 @@ export class PlaylistNames {
         g,
         floor,
         (i) => this.#postings.reach(g, i),
-        (i) => g.weights[i]!,
+        (i) => weightAt(g, i),
         true,
       );
       for (const i of probes) {
@@ -67,7 +70,8 @@ export class PlaylistNames {
           this.#seen[n] = stamp;
           const score = this.#scorer.score(this.#forms[n]!, g, OPTIMISTIC);
           if (score >= floor && (best === undefined || score > best.score)) {
-            best = { subject: this.#subjects[n]![0]!, score };
+            const s = this.#subjects[n]!;
+            best = { subject: typeof s === 'number' ? s : s[0]!, score };
           }
         });
       }
@@ -92,7 +96,7 @@ export class PlaylistNames {
         g,
         this.#threshold,
         (i) => this.#postings.reach(g, i),
-        (i) => g.weights[i]!,
+        (i) => weightAt(g, i),
         true,
       );
       for (const i of probes) {
@@ -100,7 +104,9 @@ export class PlaylistNames {
           if (this.#seen[n] === stamp) return;
           this.#seen[n] = stamp;
           if (this.#scorer.score(this.#forms[n]!, g, OPTIMISTIC) >= this.#threshold) {
-            for (const s of this.#subjects[n]!) visit(s);
+            const s = this.#subjects[n]!;
+            if (typeof s === 'number') visit(s);
+            else for (const one of s) visit(one);
           }
         });
       }

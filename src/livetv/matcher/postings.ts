@@ -1,21 +1,24 @@
 /**
  * An inverted index of names by what a name can be aligned on: its tokens, their loose
  * spellings, and the joins of two or three adjacent tokens (so `RecordTV` finds `Record TV` and
- * the other way round). Lists hold name numbers in the order names were added.
+ * the other way round). A key's names are a number while it has one (most keys), a list after.
  */
-import type { NameForm } from './form.js';
+import { loose, markAt, type NameForm, weightAt } from './form.js';
+
+type List = number | number[];
 
 export class Postings {
-  readonly #tokens = new Map<string, number[]>();
-  readonly #loose = new Map<string, number[]>();
-  readonly #joins = new Map<string, number[]>();
+  readonly #tokens = new Map<string, List>();
+  readonly #loose = new Map<string, List>();
+  readonly #joins = new Map<string, List>();
 
   /** Indexes name number `n`. */
   add(n: number, form: NameForm): void {
     const t = form.tokens;
     for (let i = 0; i < t.length; i++) {
       push(this.#tokens, t[i]!, n);
-      if (form.loose[i] !== '') push(this.#loose, form.loose[i]!, n);
+      const l = loose(t[i]!);
+      if (l !== '') push(this.#loose, l, n);
       if (i + 1 < t.length) {
         push(this.#joins, t[i]! + t[i + 1]!, n);
         if (i + 2 < t.length) push(this.#joins, t[i]! + t[i + 1]! + t[i + 2]!, n);
@@ -26,9 +29,8 @@ export class Postings {
   /** How many names a probe of token `i` of `form` reaches at most (to probe the rarest first). */
   reach(form: NameForm, i: number): number {
     const t = form.tokens[i]!;
-    let n = (this.#tokens.get(t)?.length ?? 0) + (this.#joins.get(t)?.length ?? 0);
-    if (form.loose[i] !== '') n += this.#loose.get(form.loose[i]!)?.length ?? 0;
-    return n;
+    const l = loose(t);
+    return size(this.#tokens.get(t)) + size(this.#joins.get(t)) + (l === '' ? 0 : size(this.#loose.get(l)));
   }
 
   /**
@@ -38,33 +40,41 @@ export class Postings {
   probe(form: NameForm, i: number, visit: (n: number) => void): void {
     const t = form.tokens;
     const token = t[i]!;
-    visitAll(this.#tokens.get(token), visit);
-    visitAll(this.#joins.get(token), visit);
-    if (form.loose[i] !== '') visitAll(this.#loose.get(form.loose[i]!), visit);
+    each(this.#tokens.get(token), visit);
+    each(this.#joins.get(token), visit);
+    const l = loose(token);
+    if (l !== '') each(this.#loose.get(l), visit);
     // The joins this token is part of, against single tokens of the other names.
     const before = i > 0 ? t[i - 1]! : undefined;
     const after = i + 1 < t.length ? t[i + 1]! : undefined;
     if (before !== undefined) {
-      visitAll(this.#tokens.get(before + token), visit);
-      if (i > 1) visitAll(this.#tokens.get(t[i - 2]! + before + token), visit);
-      if (after !== undefined) visitAll(this.#tokens.get(before + token + after), visit);
+      each(this.#tokens.get(before + token), visit);
+      if (i > 1) each(this.#tokens.get(t[i - 2]! + before + token), visit);
+      if (after !== undefined) each(this.#tokens.get(before + token + after), visit);
     }
     if (after !== undefined) {
-      visitAll(this.#tokens.get(token + after), visit);
-      if (i + 2 < t.length) visitAll(this.#tokens.get(token + after + t[i + 2]!), visit);
+      each(this.#tokens.get(token + after), visit);
+      if (i + 2 < t.length) each(this.#tokens.get(token + after + t[i + 2]!), visit);
     }
   }
 }
 
-function visitAll(list: readonly number[] | undefined, visit: (n: number) => void): void {
-  if (list === undefined) return;
-  for (let k = 0; k < list.length; k++) visit(list[k]!);
+function push(map: Map<string, List>, key: string, n: number): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, n);
+  else if (typeof list === 'number') {
+    if (list !== n) map.set(key, [list, n]);
+  } else if (list[list.length - 1] !== n) list.push(n);
 }
 
-function push(map: Map<string, number[]>, key: string, n: number): void {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [n]);
-  else if (list[list.length - 1] !== n) list.push(n);
+function size(list: List | undefined): number {
+  return list === undefined ? 0 : typeof list === 'number' ? 1 : list.length;
+}
+
+function each(list: List | undefined, visit: (n: number) => void): void {
+  if (list === undefined) return;
+  if (typeof list === 'number') visit(list);
+  else for (let k = 0; k < list.length; k++) visit(list[k]!);
 }
 
 /**
@@ -72,7 +82,7 @@ function push(map: Map<string, number[]>, key: string, n: number): void {
  * them: the rarest first, until the weight left unprobed could not reach `share` of the name's
  * weight on its own. `extra(i)` is what token `i` weighs when unaligned (its least, for a bound
  * that holds whatever the guide says). Numbers are probed only when `marks` (a match must have
- * the same numbers); tokens of weight 0 never.
+ * the same numbers); otherwise they count as unaligned from the start.
  */
 export function probeSet(
   form: NameForm,
@@ -83,13 +93,12 @@ export function probeSet(
 ): number[] {
   const order: number[] = [];
   let rest = 0;
-  // Numbers that cannot align (a match without them) are unaligned weight from the start.
   let probed = 0;
   for (let i = 0; i < form.tokens.length; i++) {
-    if (!marks && isNumber(form.tokens[i]!)) probed += form.weights[i]!;
+    if (!marks && markAt(form, i)) probed += weightAt(form, i);
     else {
       order.push(i);
-      rest += form.weights[i]!;
+      rest += weightAt(form, i);
     }
   }
   const reached = order.map((i) => reach(i));
@@ -101,11 +110,7 @@ export function probeSet(
     const i = order[k]!;
     probes.push(i);
     probed += extra(i);
-    rest -= form.weights[i]!;
+    rest -= weightAt(form, i);
   }
   return probes;
-}
-
-function isNumber(token: string): boolean {
-  return /^\p{N}+$/u.test(token) || token === '+';
 }

@@ -14,8 +14,7 @@
  * (`Fox Sports 1` and `Fox Sports 2`, `ATV` and `ATV +`, `Arte` and `Arte +1`), nor names sharing
  * no word that says more than "TV".
  */
-import type { NameForm } from './form.js';
-import { isMark } from './form.js';
+import { feedAt, loose, markAt, type NameForm, weightAt } from './form.js';
 
 /** Share of the score that does not depend on the playlist name's own extra words. */
 export const BETA = 0.5;
@@ -73,18 +72,18 @@ export class Scorer {
     let matchedP = 0;
     let extraP = 0;
     for (let i = 0; i < n; i++) {
-      const w = p.weights[i]!;
+      const w = weightAt(p, i);
       const c = cp[i]!;
       matchedP += c * w;
-      extraP += (1 - c) * (p.feed[i] && !context.variants ? Math.min(w, FEED) : w);
-      if (c > 0 && w >= 1 && !isMark(p.tokens[i]!)) named = true;
+      extraP += (1 - c) * (feedAt(p, i) && !context.variants ? Math.min(w, FEED) : w);
+      if (c > 0 && w >= 1 && !markAt(p, i)) named = true;
     }
     if (!named) return 0;
     let matchedG = 0;
     let unique = !relaxed;
     for (let j = 0; j < m; j++) {
-      matchedG += cg[j]! * g.weights[j]!;
-      if (!unique && cg[j] === 1 && !isMark(g.tokens[j]!) && context.unique(g.tokens[j]!)) unique = true;
+      matchedG += cg[j]! * weightAt(g, j);
+      if (!unique && cg[j] === 1 && !markAt(g, j) && context.unique(g.tokens[j]!)) unique = true;
     }
     if (!unique) return 0;
     const covP = matchedP / (matchedP + extraP);
@@ -117,13 +116,15 @@ function align(p: NameForm, g: NameForm, cp: Float64Array, cg: Float64Array): vo
   }
   joined(a, b, cp, cg);
   joined(b, a, cg, cp);
+  // Loose spellings are computed here, for the few tokens still unaligned, not kept with the names.
   for (let i = 0; i < a.length; i++) {
-    const la = p.loose[i]!;
-    if (cp[i] !== 0 || la === '') continue;
+    if (cp[i] !== 0) continue;
+    const la = loose(a[i]!);
+    if (la === '') continue;
     for (let j = 0; j < b.length; j++) {
-      const lb = g.loose[j]!;
-      if (cg[j] !== 0 || lb === '') continue;
-      if (la === lb || (la.length >= 6 && withinOne(la, lb))) {
+      if (cg[j] !== 0) continue;
+      const lb = loose(b[j]!);
+      if (lb !== '' && (la === lb || (la.length >= 6 && withinOne(la, lb)))) {
         cp[i] = LOOSE_CREDIT;
         cg[j] = LOOSE_CREDIT;
         break;
