@@ -44,6 +44,11 @@ export interface EntryRef {
   readonly channel: number;
 }
 
+/** Where buildChannels tells each entry it keeps (no object per entry: a playlist has 50,000). */
+export interface EntrySink {
+  add(source: string, line: number, name: string, channel: number): void;
+}
+
 export interface BuildOptions {
   readonly includeGroups?: readonly string[];
   readonly excludeGroups?: readonly string[];
@@ -59,7 +64,7 @@ const PLAYABLE = /^(?:https?|rtmps?|rtsp|rtp|udp|mms|mmsh|srt):\/\//i;
 const UNNUMBERED_BASE = 1e12;
 
 /**
- * Groups playlist entries into channels with stable ids; each entry kept is pushed to `entries`
+ * Groups playlist entries into channels with stable ids; each entry kept is told to `entries`
  * when given, in playlist order.
  * @example buildChannels([{ playlist, source: 'list.m3u', shiftHours: 0 }], {}, warnings)[0].id // 'mq-tv:bbc1.uk'
  */
@@ -67,7 +72,7 @@ export function buildChannels(
   inputs: readonly PlaylistInput[],
   options: BuildOptions,
   warn: (warning: ImportWarning) => void,
-  entries?: EntryRef[],
+  entries?: EntrySink,
 ): ChannelDraft[] {
   const { include, exclude } = groupFilters(options);
   interface Group {
@@ -116,7 +121,7 @@ export function buildChannels(
       }
       group.streams.push(streamOf(entry));
       group.sources.push(source);
-      entries?.push({ source, line: entry.line, name: entry.name, channel: group.position });
+      entries?.add(source, entry.line, entry.name, group.position);
       if (entry.catchup !== undefined) {
         const { plan, problems } = catchupPlan(entry.url, entry.catchup);
         for (const message of problems) warn({ source, line: entry.line, message });

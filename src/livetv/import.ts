@@ -25,7 +25,7 @@ import {
   type Store,
   yieldPolicy,
 } from '../store/index.js';
-import { buildChannels, type EntryRef, type PlaylistInput } from './channels.js';
+import { buildChannels, type ChannelDraft, type PlaylistInput } from './channels.js';
 import { type GuideContext, importGuide, newGuideTally } from './guide.js';
 import { CHANNEL_HEAD } from './guide-json.js';
 import { nothingReason } from './guide-yield.js';
@@ -145,49 +145,31 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
       });
 
       // 2. Channels, built in a function of their own: nothing of the parsed playlists outlives it.
-      const found: EntryRef[] = [];
-      const { channels, headerGuides } = await passChannels(j, playlists, options, warnings.add, stays, found);
+      const entries = new EntryList();
+      const { channels, headerGuides } = await passChannels(j, playlists, options, warnings.add, stays, entries);
       if (pass === 1)
         guides = planGuides(j, [...(configuredGuides(options) ?? headerGuides), ...readerGuides(options)]);
 
-      // The channels go into the store now. Matching, after the guides, needs only their names,
-      // ids and shifts: kept as strings of their own, since strings cut from the playlist text
-      // would keep all of it alive (the guides can take a while, and the 50,000-entry benchmark
-      // playlist holds about 50 MB in memory).
-      const own = new StringInterner();
-      const subjects: MatchChannel[] = channels.map((channel) => {
-        imp!.addChannel(channel);
-        return {
-          id: channel.id,
-          name: own.intern(channel.name),
-          ...(channel.tvgId !== undefined ? { tvgId: own.intern(channel.tvgId) } : {}),
-          ...(channel.tvgName !== undefined ? { tvgName: own.intern(channel.tvgName) } : {}),
-          ...(channel.group !== undefined ? { group: own.intern(channel.group) } : {}),
-          ...(channel.country !== undefined ? { country: own.intern(channel.country) } : {}),
-          shiftHours: channel.shiftHours,
-          source: channel.source,
-        };
-      });
+      // The channels go into the store now; matching, after the guides, needs only their names,
+      // ids and shifts, and the report the entries' lines and names (storedChannels).
+      const subjects = storedChannels(imp, channels, entries);
       channels.length = 0;
-      // The entries, for the match report: a few numbers and the names, copied for the same reason.
-      const entries = new EntryList();
-      for (const e of found) entries.add({ ...e, name: own.intern(e.name) });
-      found.length = 0;
       options.onChannelsStored?.();
+      const overrides = new Map(Object.entries(options.guideOverrides ?? {}));
+      const matching = matchingOf(options.matching);
+      const demand = new MatchDemand(subjects, overrides, matching);
       // The first guide's parsing thread starts now, and loads while the guide is opened and the
       // channels indexed for matching (not sooner: its heap would add to the playlists' peak).
       if (pass === 1 && guides.length > 0 && xmltvThreadUsed(options.parseThread)) spare = new SpareXmltvThread();
 
       // 3. Guides, streamed in priority order.
-      const overrides = new Map(Object.entries(options.guideOverrides ?? {}));
-      const matching = matchingOf(options.matching);
       imp.setGuideSources(guides.length);
       const ctx: GuideContext = {
         imp,
         ...(options.parseThread !== undefined ? { parseThread: options.parseThread } : {}),
         ...(spare !== undefined ? { spareThread: spare } : {}),
         ...(options.onInflatedGuideBytes ? { onInflatedGuideBytes: options.onInflatedGuideBytes } : {}),
-        demand: new MatchDemand(subjects, overrides, matching),
+        demand,
         index: new GuideIndex(matching),
         keysWritten: new Set(),
         warn: warnings.add,
@@ -210,10 +192,10 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
 
       // 4. Matching, now that every guide channel is known, and the channels themselves.
       reading = store.file;
+      options.onGuidesRead?.();
       const { matchedBy, unmatched, keysShown, guidesShown, matches } = matchChannels({
         imp,
         index: ctx.index,
-        demand: ctx.demand,
         subjects,
         entries,
         overrides,
@@ -303,6 +285,32 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
   }
 }
 
+/**
+ * Adds `channels` to the import and returns what matching and the report keep of them and of the
+ * playlist `entries`, as strings of their own: strings cut from the playlist text would keep all
+ * of it alive while the guides stream (the 50,000-entry benchmark playlist holds about 50 MB in
+ * memory). In a function of its own, so that the interner's table goes with it.
+ */
+function storedChannels(imp: LiveTvImport, channels: readonly ChannelDraft[], entries: EntryList): MatchChannel[] {
+  const own = new StringInterner();
+  const subjects: MatchChannel[] = channels.map((channel) => {
+    imp.addChannel(channel);
+    return {
+      id: channel.id,
+      name: own.intern(channel.name),
+      ...(channel.tvgId !== undefined ? { tvgId: own.intern(channel.tvgId) } : {}),
+      ...(channel.tvgName !== undefined ? { tvgName: own.intern(channel.tvgName) } : {}),
+      ...(channel.group !== undefined ? { group: own.intern(channel.group) } : {}),
+      ...(channel.country !== undefined ? { country: own.intern(channel.country) } : {}),
+      shiftHours: channel.shiftHours,
+      source: channel.source,
+    };
+  });
+  // Most entries are named as their channel: that name is kept once.
+  entries.keepNames((name, channel) => (name === subjects[channel]!.name ? undefined : own.intern(name)));
+  return subjects;
+}
+
 interface GuideReader {
   readonly j: Judging;
   readonly ctx: GuideContext;
@@ -376,7 +384,7 @@ async function passChannels(
   options: LiveTvImportOptions,
   warn: (warning: ImportWarning) => void,
   stays: string,
-  entries: EntryRef[],
+  entries: EntryList,
 ) {
   const inputs: PlaylistInput[] = [];
   const headerGuides: { location: string; namedBy: string }[] = [];

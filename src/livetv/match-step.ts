@@ -4,8 +4,8 @@
  * playlist entry reported with its channel's match (`LiveTvImportResult.matches`).
  */
 import type { LiveTvImport } from '../store/index.js';
-import type { EntryRef } from './channels.js';
-import type { GuideIndex, MatchDemand, MatchSubject, Overrides, Resolution } from './match.js';
+import type { EntryRef, EntrySink } from './channels.js';
+import type { GuideIndex, MatchSubject, Overrides, Resolution } from './match.js';
 import { shiftedKey } from './match.js';
 import type { EntryMatch, ImportWarning, MatchCounts } from './types.js';
 
@@ -13,32 +13,43 @@ import type { EntryMatch, ImportWarning, MatchCounts } from './types.js';
  * The playlist entries kept, for the match report: in parallel arrays, not an object each (a
  * 50,000-entry playlist's entries are held while every guide streams).
  */
-export class EntryList {
+export class EntryList implements EntrySink {
   readonly #sources: string[] = [];
   readonly #source: number[] = [];
   readonly #line: number[] = [];
-  readonly #name: string[] = [];
+  /** The entry's name, or undefined when it is its channel's. */
+  readonly #name: (string | undefined)[] = [];
   readonly #channel: number[] = [];
 
   get length(): number {
     return this.#line.length;
   }
 
-  add(entry: EntryRef): void {
-    let s = this.#sources.indexOf(entry.source);
-    if (s === -1) s = this.#sources.push(entry.source) - 1;
+  add(source: string, line: number, name: string, channel: number): void {
+    let s = this.#sources.indexOf(source);
+    if (s === -1) s = this.#sources.push(source) - 1;
     this.#source.push(s);
-    this.#line.push(entry.line);
-    this.#name.push(entry.name);
-    this.#channel.push(entry.channel);
+    this.#line.push(line);
+    this.#name.push(name);
+    this.#channel.push(channel);
   }
 
-  at(i: number): EntryRef {
+  /**
+   * Replaces each entry's name by `keep(name, channel)`: a copy of its own, or undefined when it
+   * is its channel's (names cut from the playlist text would keep all of it alive).
+   */
+  keepNames(keep: (name: string, channel: number) => string | undefined): void {
+    for (let i = 0; i < this.#name.length; i++) this.#name[i] = keep(this.#name[i]!, this.#channel[i]!);
+  }
+
+  /** Entry `i`, its name read from `channels` when it is its channel's. */
+  at(i: number, channels: readonly { readonly name: string }[]): EntryRef {
+    const channel = this.#channel[i]!;
     return {
       source: this.#sources[this.#source[i]!]!,
       line: this.#line[i]!,
-      name: this.#name[i]!,
-      channel: this.#channel[i]!,
+      name: this.#name[i] ?? channels[channel]!.name,
+      channel,
     };
   }
 }
@@ -52,7 +63,6 @@ export interface MatchChannel extends MatchSubject {
 export interface MatchInput {
   readonly imp: LiveTvImport;
   readonly index: GuideIndex;
-  readonly demand: MatchDemand;
   readonly subjects: readonly MatchChannel[];
   /** The playlist entries kept, in file order, each with its channel's index in `subjects`. */
   readonly entries: EntryList;
@@ -77,14 +87,14 @@ export interface MatchOutcome {
 
 /** Resolves, stores and reports every channel's guide channel. */
 export function matchChannels(input: MatchInput): MatchOutcome {
-  const { imp, index, demand, subjects, overrides, keysWritten } = input;
+  const { imp, index, subjects, overrides, keysWritten } = input;
   const matchedBy = { override: 0, tvgId: 0, feed: 0, displayName: 0, normalizedName: 0, scored: 0 };
   const unmatched: string[] = [];
   const keysShown = new Set<string>();
   const guidesShown = new Set<string>();
   const resolved: Resolution[] = [];
-  for (const [i, channel] of subjects.entries()) {
-    const match = index.resolve(channel, overrides, demand.formsOf(i));
+  for (const channel of subjects) {
+    const match = index.resolve(channel, overrides);
     resolved.push(match);
     const guideKey = match.key === undefined ? undefined : shiftedKey(match.key, channel.shiftHours);
     if (match.rule === 'override' && match.key !== undefined && !index.has(match.key)) {
@@ -112,7 +122,7 @@ export function matchChannels(input: MatchInput): MatchOutcome {
   }
   const matches: EntryMatch[] = [];
   for (let i = 0; i < input.entries.length; i++) {
-    const e = input.entries.at(i);
+    const e = input.entries.at(i, subjects);
     const channel = subjects[e.channel]!;
     const match = resolved[e.channel]!;
     matches.push({

@@ -20,6 +20,7 @@ import {
   type NameMatch,
   PlaylistNames,
   readName,
+  TokenPool,
 } from './matcher/index.js';
 import type { MatchCounts, MatchingOptions } from './types.js';
 
@@ -78,11 +79,11 @@ export function matchingOf(options: MatchingOptions | undefined): Matching {
 }
 
 /** The forms of a channel's names: its tvg-name, then its name (one when they read the same). */
-export function subjectForms(s: MatchSubject): NameForm[] {
+export function subjectForms(s: MatchSubject, pool?: TokenPool): NameForm[] {
   const forms: NameForm[] = [];
   for (const name of [s.tvgName, s.name]) {
     if (name === undefined) continue;
-    const form = formOf(name);
+    const form = formOf(name, pool);
     if (form.tokens.length > 0 && !forms.some((f) => f.key === form.key)) forms.push(form);
   }
   return forms;
@@ -110,20 +111,26 @@ export class MatchDemand {
   readonly #names = new Map<string, Shifts>();
   readonly #keys = new Map<string, Shifts>();
   readonly #overrides = new Map<string, Shifts>();
-  readonly #shifts: number[] = [];
+  readonly #subjects: readonly MatchSubject[];
+  /** The subjects no override decides, which the scored stage may match. */
+  readonly #open: boolean[] = [];
   /** Some channel has a time shift: a guide channel found by an exact rule may still be wanted with another. */
   #anyShift = false;
-  /** Per subject: its one name read, or both (tvg-name and name), or none. */
-  readonly #forms: (NameForm | readonly NameForm[] | undefined)[] = [];
+  readonly #matching: Matching;
+  /**
+   * The playlist's names indexed for the scored stage: built when a guide channel first needs
+   * it, not before. An import whose guides every channel finds by an exact rule (tvg-ids) never
+   * holds the names read: what the import holds while guides stream is what V8 scales the garbage
+   * it lets pile up by, and 25,000 names read were 10 MB more of it.
+   */
   #scored: PlaylistNames | undefined;
 
   constructor(subjects: readonly MatchSubject[], overrides: Overrides, matching: Matching = DEFAULT_MATCHING) {
-    this.#scored = matching.scored ? new PlaylistNames(matching.threshold) : undefined;
-    for (const [i, s] of subjects.entries()) {
+    this.#subjects = subjects;
+    this.#matching = matching;
+    for (const s of subjects) {
       const target = overrideFor(s, overrides);
-      const forms = subjectForms(s);
-      this.#forms.push(forms.length === 0 ? undefined : forms.length === 1 ? forms[0] : forms);
-      this.#shifts.push(s.shiftHours);
+      this.#open.push(target === undefined);
       if (s.shiftHours !== 0) this.#anyShift = true;
       if (target !== undefined) {
         // An override decides: its channel alone is wanted, or none for `null`.
@@ -134,17 +141,13 @@ export class MatchDemand {
       for (const name of [s.tvgName, s.name]) {
         if (name !== undefined) addTo(this.#names, name.trim().toLowerCase(), s.shiftHours);
       }
-      for (const form of forms) {
-        addTo(this.#keys, form.key, s.shiftHours);
-        this.#scored?.add(i, form);
+      // A tvg-name equal to the name (as panels write them) is read once.
+      for (const name of s.tvgName === s.name ? [s.name] : [s.tvgName, s.name]) {
+        if (name === undefined) continue;
+        const r = readName(name);
+        if (r.tokens.length > 0) addTo(this.#keys, keyOf(r.tokens, r.shift), s.shiftHours);
       }
     }
-  }
-
-  /** The forms of subject number `i`'s names (read once, for GuideIndex.resolve). */
-  formsOf(i: number): readonly NameForm[] {
-    const forms = this.#forms[i];
-    return forms === undefined ? [] : 'key' in forms ? [forms] : (forms as readonly NameForm[]);
   }
 
   /**
@@ -152,12 +155,7 @@ export class MatchDemand {
    * at least `floor`: what a guide that matched nothing came closest to.
    */
   closest(forms: readonly NameForm[], floor: number): { subject: number; score: number } | undefined {
-    if (this.#scored === undefined) {
-      // The scored stage is off: index the names now, for this message only.
-      this.#scored = new PlaylistNames(1.01);
-      for (let i = 0; i < this.#forms.length; i++) for (const f of this.formsOf(i)) this.#scored.add(i, f);
-    }
-    return this.#scored.closest(forms, floor);
+    return this.#playlist(true).closest(forms, floor);
   }
 
   /**
@@ -180,9 +178,21 @@ export class MatchDemand {
     for (const name of displayNames) add(this.#names.get(name.trim().toLowerCase()));
     for (const form of forms) add(this.#keys.get(form.key));
     // Wanted already, and with no shift anywhere: what the scored stage could add changes nothing.
-    if (out.size > 0 && !this.#anyShift) return out;
-    this.#scored?.wanting(forms, (s) => out.add(this.#shifts[s]!));
+    if (!this.#matching.scored || (out.size > 0 && !this.#anyShift)) return out;
+    this.#playlist(false).wanting(forms, (s) => out.add(this.#subjects[s]!.shiftHours));
     return out;
+  }
+
+  /** The playlist's names indexed: those the scored stage may match, or for `closest` every one. */
+  #playlist(all: boolean): PlaylistNames {
+    if (this.#scored === undefined) {
+      this.#scored = new PlaylistNames(this.#matching.threshold);
+      const pool = new TokenPool();
+      for (const [i, s] of this.#subjects.entries()) {
+        if (all || this.#open[i]) for (const form of subjectForms(s, pool)) this.#scored.add(i, form);
+      }
+    }
+    return this.#scored;
   }
 }
 

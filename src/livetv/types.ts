@@ -107,6 +107,12 @@ export interface LiveTvImportOptions {
    */
   readonly onChannelsStored?: () => void;
   /**
+   * Called once, when every guide has been read and before the channels are matched: the
+   * programme batches streamed are all garbage then, and the scored stage allocates on top of
+   * them (the CLI runs a full garbage collection here too).
+   */
+  readonly onGuidesRead?: () => void;
+  /**
    * Called every 16 MiB of a gzip guide that is inflated in this thread and parsed in another
    * (`parseThread`): only a source that cannot hand over its bytes as read (an Xtream account's
    * guide); files, URLs and copies are inflated in the parsing thread, which collects its own

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { openStore } from '../../store/index.js';
 import { importAll } from '../app.js';
 import type { Command } from '../command.js';
+import { noPretenuring } from '../memory.js';
 import { createProgress } from '../progress.js';
 import { describeOutcome, importSucceeded, keptSources } from '../report.js';
 import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS } from '../resolve.js';
@@ -50,6 +51,8 @@ export const importCommand: Command = {
       );
       return 2;
     }
+    // This process is the import's alone: its heap is steadier without pretenuring (memory.ts).
+    noPretenuring();
     // Nothing else reads the store in this process: a new one is filled without the WAL's double write.
     const store = openStore(settings.db ?? `${io.cwd}/marquee.db`, { fastFirstImport: true });
     try {

@@ -56,15 +56,30 @@ export function markAt(form: NameForm, i: number): boolean {
 }
 
 /**
- * The form of a name.
- * @example formOf('UK: BBC One HD').key // 'bbc1'
+ * Shares equal strings between the forms of one index: `tv` or `news` stand in thousands of
+ * names, and a string each was a good part of what an index kept.
  */
-export function formOf(name: string): NameForm {
-  return formOfReading(readName(name));
+export class TokenPool {
+  readonly #seen = new Map<string, string>();
+
+  intern(text: string): string {
+    const known = this.#seen.get(text);
+    if (known !== undefined) return known;
+    if (this.#seen.size < 500_000) this.#seen.set(text, text);
+    return text;
+  }
 }
 
-export function formOfReading(r: NameReading): NameForm {
-  const tokens = r.tokens;
+/**
+ * The form of a name; its tokens shared through `pool` when given.
+ * @example formOf('UK: BBC One HD').key // 'bbc1'
+ */
+export function formOf(name: string, pool?: TokenPool): NameForm {
+  return formOfReading(readName(name), pool);
+}
+
+export function formOfReading(r: NameReading, pool?: TokenPool): NameForm {
+  const tokens = pool === undefined ? r.tokens : r.tokens.map((t) => pool.intern(t));
   let kinds = '';
   let allWeak = true;
   for (let i = 0; i < tokens.length; i++) {
@@ -77,12 +92,12 @@ export function formOfReading(r: NameReading): NameForm {
   let feedKinds = '';
   let base = '';
   let named = false;
-  let marks: string[] | undefined;
+  const marks: string[] = [];
   let total = 0;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     let kind = kinds[i]!;
-    if (kind === 'm') (marks ??= []).push(t === '+' ? t : String(Number(t)));
+    if (kind === 'm') marks.push(t === '+' ? t : String(Number(t)));
     else if (r.bracketed[i] === true || FEED_WORDS.has(t) || kind === 'c') kind = kind.toUpperCase();
     feedKinds += kind;
     total += WEIGHT[kind]!;
@@ -93,9 +108,9 @@ export function formOfReading(r: NameReading): NameForm {
   const baseKey = r.shift === 0 ? base : `${base}+${r.shift}h`;
   return {
     tokens,
-    kinds: feedKinds,
+    kinds: pool === undefined ? feedKinds : pool.intern(feedKinds),
     total,
-    marks: marks === undefined ? '' : marks.sort().join(' '),
+    marks: marks.length === 0 ? '' : marks.sort().join(' '),
     trailingNumber: tokens.length > 0 && /^\p{N}+$/u.test(tokens[tokens.length - 1]!),
     shift: r.shift,
     key,

@@ -36,6 +36,8 @@ interface Frozen {
   readonly bases: Set<string>;
   readonly plain: GuideContext;
   readonly withVariants: GuideContext;
+  /** The names indexed, built once every guide has been read (none of it while they stream). */
+  readonly postings: Postings;
 }
 
 /** Channels kept per key for the exact rule: enough to break ties by country and first name. */
@@ -67,7 +69,7 @@ export class GuideNames {
   /** Key → name, or names (at most KEY_LIST), for the exact rule. */
   readonly #byKey = new Map<string, number | number[]>();
   /** Only for the scored stage: without it, names are looked up by key alone. */
-  readonly #postings: Postings | undefined;
+  readonly #scoredStage: boolean;
   readonly #scorer = new Scorer();
   #frozen: Frozen | undefined;
   /** Name numbers already seen in the current search (stamped with `#search`). */
@@ -75,7 +77,7 @@ export class GuideNames {
   #search = 0;
 
   constructor(scored = true) {
-    this.#postings = scored ? new Postings() : undefined;
+    this.#scoredStage = scored;
   }
 
   get channelCount(): number {
@@ -111,7 +113,6 @@ export class GuideNames {
       if (first) this.#firstName[c] = n;
       else this.#nextName[this.#lastName[c]!] = n;
       this.#lastName[c] = n;
-      this.#postings?.add(n, form);
       const list = this.#byKey.get(form.key);
       if (list === undefined) this.#byKey.set(form.key, n);
       else if (typeof list === 'number') this.#byKey.set(form.key, [list, n]);
@@ -155,12 +156,12 @@ export class GuideNames {
    * `country` among those within the margin). Otherwise it is left for review, with its candidates.
    */
   scored(forms: readonly NameForm[], options: ScoredOptions, country?: string): ScoredMatch {
-    if (this.#postings === undefined) return { candidates: [] };
+    if (!this.#scoredStage) return { candidates: [] };
     const frozen = this.#freeze();
     const best = new Map<number, { score: number; key: string }>();
     const share = minCoverP(options.threshold);
     for (const p of forms) {
-      this.#visit(p, share, (n) => {
+      this.#visit(frozen.postings, p, share, (n) => {
         const form = this.#forms[n]!;
         const score = this.#scorer.score(p, form, frozen.bases.has(form.key) ? frozen.withVariants : frozen.plain);
         if (score <= 0) return;
@@ -207,8 +208,7 @@ export class GuideNames {
   }
 
   /** Visits each name that could score at least the bound with `p`, once. */
-  #visit(p: NameForm, share: number, visit: (n: number) => void): void {
-    const postings = this.#postings!;
+  #visit(postings: Postings, p: NameForm, share: number, visit: (n: number) => void): void {
     if (this.#seen.length < this.#forms.length) this.#seen = new Int32Array(this.#forms.length * 2);
     const stamp = ++this.#search;
     let scored = 0;
@@ -249,7 +249,12 @@ export class GuideNames {
       }
     }
     const unique = (t: string) => df.get(t) === 1;
-    this.#frozen = { bases, plain: { variants: false, unique }, withVariants: { variants: true, unique } };
+    this.#frozen = {
+      bases,
+      plain: { variants: false, unique },
+      withVariants: { variants: true, unique },
+      postings: new Postings(this.#forms),
+    };
     return this.#frozen;
   }
 }

@@ -18,7 +18,8 @@ export class PlaylistNames {
   readonly #forms: NameForm[] = [];
   readonly #subjects: (number | number[])[] = [];
   readonly #byKey = new Map<string, number>();
-  readonly #postings = new Postings();
+  /** Built on first use, once every playlist channel has been added. */
+  #postings: Postings | undefined;
   readonly #scorer = new Scorer();
   #seen = new Int32Array(64);
   #search = 0;
@@ -36,7 +37,7 @@ export class PlaylistNames {
       this.#forms.push(form);
       this.#subjects.push(subject);
       this.#byKey.set(form.key, n);
-      this.#postings.add(n, form);
+      this.#postings = undefined;
       return;
     }
     const list = this.#subjects[n]!;
@@ -52,6 +53,8 @@ export class PlaylistNames {
   closest(forms: readonly NameForm[], floor: number): { subject: number; score: number } | undefined {
     if (this.#forms.length === 0) return undefined;
     if (this.#seen.length < this.#forms.length) this.#seen = new Int32Array(this.#forms.length * 2);
+    this.#postings ??= new Postings(this.#forms);
+    const postings = this.#postings;
     let best: { subject: number; score: number } | undefined;
     for (const g of forms) {
       if (g.tokens.length === 0) continue;
@@ -60,12 +63,12 @@ export class PlaylistNames {
       const probes = probeSet(
         g,
         floor,
-        (i) => this.#postings.reach(g, i),
+        (i) => postings.reach(g, i),
         (i) => weightAt(g, i),
         true,
       );
       for (const i of probes) {
-        this.#postings.probe(g, i, (n) => {
+        postings.probe(g, i, (n) => {
           if (this.#seen[n] === stamp) return;
           this.#seen[n] = stamp;
           const score = this.#scorer.score(this.#forms[n]!, g, OPTIMISTIC);
@@ -86,6 +89,8 @@ export class PlaylistNames {
   wanting(forms: readonly NameForm[], visit: (subject: number) => void): void {
     if (this.#forms.length === 0) return;
     if (this.#seen.length < this.#forms.length) this.#seen = new Int32Array(this.#forms.length * 2);
+    this.#postings ??= new Postings(this.#forms);
+    const postings = this.#postings;
     for (const g of forms) {
       if (g.tokens.length === 0) continue;
       // Each name of the guide channel scores the playlist's names afresh (`Russia 24` finds
@@ -95,12 +100,12 @@ export class PlaylistNames {
       const probes = probeSet(
         g,
         this.#threshold,
-        (i) => this.#postings.reach(g, i),
+        (i) => postings.reach(g, i),
         (i) => weightAt(g, i),
         true,
       );
       for (const i of probes) {
-        this.#postings.probe(g, i, (n) => {
+        postings.probe(g, i, (n) => {
           if (this.#seen[n] === stamp) return;
           this.#seen[n] = stamp;
           if (this.#scorer.score(this.#forms[n]!, g, OPTIMISTIC) >= this.#threshold) {
