@@ -221,7 +221,8 @@ export class GuideNames {
     const reach = (i: number) => postings.reach(p, i);
     // Unaligned, a feed word weighs FEED; every other word its weight.
     const extra = (i: number) => (feedAt(p, i) ? Math.min(weightAt(p, i), FEED) : weightAt(p, i));
-    const probes = new Set(probeSet(p, share, reach, extra, true));
+    // Two tokens at least: the candidates of a channel left unmatched are what review shows.
+    const probes = new Set(probeSet(p, share, reach, extra, true, 2));
     // A match that leaves the playlist's dial number out aligns none of its numbers.
     if (p.marks !== '' && !p.trailingNumber && !p.marks.includes('+')) {
       for (const i of probeSet(p, share, reach, extra, false)) probes.add(i);
