@@ -37,6 +37,8 @@ export interface GuideContext {
   readonly index: GuideIndex;
   /** Guide keys that received at least one programme (shifted keys included). */
   readonly keysWritten: Set<string>;
+  /** Guide channel ids some playlist channel could show, as the guides streamed (their programmes were kept). */
+  readonly wanted: Set<string>;
   readonly warn: (warning: ImportWarning) => void;
   readonly onProgress?: (progress: ImportProgress) => void;
   readonly signal?: AbortSignal;
@@ -161,7 +163,9 @@ export async function importGuide(
         declared.add(channel.id);
         tally.channelIds.add(channel.id);
         const names = channel.displayNames.map((n) => n.text);
-        wanted.set(channel.id, [...ctx.demand.shiftsFor(channel.id, names, forms)]);
+        const shifts = [...ctx.demand.shiftsFor(channel.id, names, forms)];
+        wanted.set(channel.id, shifts);
+        if (shifts.length > 0) ctx.wanted.add(channel.id);
       }
       const keep: Programme[] = [];
       const { from, to } = ctx.window;

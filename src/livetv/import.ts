@@ -172,6 +172,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
         demand,
         index: new GuideIndex(matching),
         keysWritten: new Set(),
+        wanted: new Set(),
         warn: warnings.add,
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
         ...(signal ? { signal } : {}),
@@ -200,6 +201,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
         entries,
         overrides,
         keysWritten: ctx.keysWritten,
+        wanted: ctx.wanted,
         maxListed,
         warn: warnings.add,
       });

@@ -69,6 +69,8 @@ export interface MatchInput {
   readonly overrides: Overrides;
   /** Guide keys that received a programme in the served window. */
   readonly keysWritten: ReadonlySet<string>;
+  /** Guide channel ids whose programmes were kept as the guides streamed. */
+  readonly wanted: ReadonlySet<string>;
   readonly maxListed: number;
   readonly warn: (warning: ImportWarning) => void;
 }
@@ -85,6 +87,18 @@ export interface MatchOutcome {
   readonly matches: EntryMatch[];
 }
 
+/**
+ * A scored match to a guide channel whose programmes were not kept while the guides streamed is
+ * left for review instead. The playlist side asked "could anything score the threshold" through
+ * its index, which cannot see two words one letter apart (`indiyskoye` / `indiiskoe`); the
+ * scored stage, probing from the playlist's name, sometimes can. A channel matched without its
+ * programmes would show an empty guide.
+ */
+function demoted(match: Resolution, wanted: ReadonlySet<string>): Resolution {
+  if (match.rule !== 'scored' || wanted.has(match.key!)) return match;
+  return { candidates: [{ id: match.key!, score: match.score! }, ...(match.candidates ?? [])].slice(0, 3) };
+}
+
 /** Resolves, stores and reports every channel's guide channel. */
 export function matchChannels(input: MatchInput): MatchOutcome {
   const { imp, index, subjects, overrides, keysWritten } = input;
@@ -94,7 +108,7 @@ export function matchChannels(input: MatchInput): MatchOutcome {
   const guidesShown = new Set<string>();
   const resolved: Resolution[] = [];
   for (const channel of subjects) {
-    const match = index.resolve(channel, overrides);
+    const match = demoted(index.resolve(channel, overrides), input.wanted);
     resolved.push(match);
     const guideKey = match.key === undefined ? undefined : shiftedKey(match.key, channel.shiftHours);
     if (match.rule === 'override' && match.key !== undefined && !index.has(match.key)) {

@@ -4,7 +4,7 @@
  * the scored stage (the best guide channel for a playlist channel's names, when it clears the
  * threshold and clearly beats the runner-up), once every guide has been read.
  */
-import { feedAt, formOf, type NameForm, weightAt } from './form.js';
+import { feedAt, formOf, markAt, type NameForm, weightAt } from './form.js';
 import { Postings, probeSet } from './postings.js';
 import { FEED, type GuideContext, minCoverP, Scorer } from './score.js';
 import { COUNTRY2 } from './vocabulary.js';
@@ -44,6 +44,8 @@ interface Frozen {
 const KEY_LIST = 8;
 /** Candidates scored per playlist channel at most: the rarest probes come first. */
 const MAX_SCORED = 2_000;
+/** A word probed only for review's candidates must reach at most this many names. */
+const EXTRA_REACH = 200;
 
 /**
  * Channels and names are kept in parallel arrays, not an object each: a 20,000-channel guide has
@@ -221,8 +223,23 @@ export class GuideNames {
     const reach = (i: number) => postings.reach(p, i);
     // Unaligned, a feed word weighs FEED; every other word its weight.
     const extra = (i: number) => (feedAt(p, i) ? Math.min(weightAt(p, i), FEED) : weightAt(p, i));
-    // Two tokens at least: the candidates of a channel left unmatched are what review shows.
-    const probes = new Set(probeSet(p, share, reach, extra, true, 2));
+    const probes = new Set(probeSet(p, share, reach, extra, true));
+    if (probes.size < 2) {
+      // One word more, for the candidates a channel left unmatched shows in review (`BBC One
+      // Wales` has no rare word but `wales`): the rarest of the others, when it is rare enough
+      // to say something.
+      let more = -1;
+      let least = EXTRA_REACH + 1;
+      for (let i = 0; i < p.tokens.length; i++) {
+        if (probes.has(i) || markAt(p, i)) continue;
+        const r = reach(i);
+        if (r < least) {
+          least = r;
+          more = i;
+        }
+      }
+      if (more >= 0) probes.add(more);
+    }
     // A match that leaves the playlist's dial number out aligns none of its numbers.
     if (p.marks !== '' && !p.trailingNumber && !p.marks.includes('+')) {
       for (const i of probeSet(p, share, reach, extra, false)) probes.add(i);

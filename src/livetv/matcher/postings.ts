@@ -118,9 +118,7 @@ function hash(kind: number, text: string): number {
  * them: the rarest first, until the weight left unprobed could not reach `share` of the name's
  * weight on its own. `extra(i)` is what token `i` weighs when unaligned (its least, for a bound
  * that holds whatever the guide says). Numbers are probed only when `marks` (a match must have
- * the same numbers); otherwise they count as unaligned from the start. At least `atLeast` tokens
- * are probed (when there are as many), so that a name whose rarest word is nowhere still finds
- * what came close through its others.
+ * the same numbers); otherwise they count as unaligned from the start.
  */
 export function probeSet(
   form: NameForm,
@@ -128,7 +126,6 @@ export function probeSet(
   reach: (i: number) => number,
   extra: (i: number) => number,
   marks: boolean,
-  atLeast = 1,
 ): number[] {
   const order: number[] = [];
   let rest = 0;
@@ -145,7 +142,7 @@ export function probeSet(
   const probes: number[] = [];
   for (const k of byReach) {
     // Unaligned, the probed tokens weigh at least `probed`; aligned, the others at most `rest`.
-    if (probes.length >= atLeast && probed > 0 && probed / (rest + probed) > 1 - share) break;
+    if (probed > 0 && probed / (rest + probed) > 1 - share) break;
     const i = order[k]!;
     probes.push(i);
     probed += extra(i);

@@ -45,6 +45,12 @@ export const OPTIMISTIC: GuideContext = { variants: false, unique: () => true };
 export class Scorer {
   #cp = new Float64Array(16);
   #cg = new Float64Array(16);
+  /**
+   * Loose spellings already computed: a token is compared with many names, and seven regular
+   * expressions per comparison were most of the scored stage's time. Cleared when it grows past
+   * LOOSE_CACHE.
+   */
+  readonly #loose = new Map<string, string>();
 
   /**
    * The score of playlist name `p` against guide name `g`, 0 when they cannot be one channel.
@@ -67,7 +73,7 @@ export class Scorer {
     const cg = this.#cg;
     cp.fill(0, 0, n);
     cg.fill(0, 0, m);
-    align(p, g, cp, cg);
+    align(p, g, cp, cg, (t) => this.#looseOf(t));
     let named = false;
     let matchedP = 0;
     let extraP = 0;
@@ -90,7 +96,20 @@ export class Scorer {
     const covG = matchedG / g.total;
     return covG * (BETA + (1 - BETA) * covP);
   }
+
+  #looseOf(token: string): string {
+    let l = this.#loose.get(token);
+    if (l === undefined) {
+      if (this.#loose.size >= LOOSE_CACHE) this.#loose.clear();
+      l = loose(token);
+      this.#loose.set(token, l);
+    }
+    return l;
+  }
 }
+
+/** Loose spellings a scorer remembers at most. */
+const LOOSE_CACHE = 20_000;
 
 /**
  * The least share of a playlist name's weight a guide name must cover to score `threshold`
@@ -101,7 +120,7 @@ export function minCoverP(threshold: number): number {
 }
 
 /** Credits of each token of `p` and `g` (0 unaligned, 1 equal, less when loose). */
-function align(p: NameForm, g: NameForm, cp: Float64Array, cg: Float64Array): void {
+function align(p: NameForm, g: NameForm, cp: Float64Array, cg: Float64Array, looseOf: (token: string) => string): void {
   const a = p.tokens;
   const b = g.tokens;
   // Equal tokens first, then joins, then loose spellings of what is left.
@@ -119,11 +138,11 @@ function align(p: NameForm, g: NameForm, cp: Float64Array, cg: Float64Array): vo
   // Loose spellings are computed here, for the few tokens still unaligned, not kept with the names.
   for (let i = 0; i < a.length; i++) {
     if (cp[i] !== 0) continue;
-    const la = loose(a[i]!);
+    const la = looseOf(a[i]!);
     if (la === '') continue;
     for (let j = 0; j < b.length; j++) {
       if (cg[j] !== 0) continue;
-      const lb = loose(b[j]!);
+      const lb = looseOf(b[j]!);
       if (lb !== '' && (la === lb || (la.length >= 6 && withinOne(la, lb)))) {
         cp[i] = LOOSE_CREDIT;
         cg[j] = LOOSE_CREDIT;
