@@ -68,7 +68,9 @@ function generated(channels: number, days: number): string {
   const parts = ['<?xml version="1.0" encoding="UTF-8"?>\n<tv>\n'];
   for (let c = 0; c < channels; c++)
     parts.push(`<channel id="c${c}.example"><display-name lang="en">Channel ${c}</display-name></channel>\n`);
-  const base = Date.UTC(2026, 10, 24);
+  // Yesterday's UTC midnight: `marquee import` keeps what overlaps its window around the real
+  // clock, so a fixed date fell out of it as the days passed (all 7 days in window up to then).
+  const base = Math.floor(Date.now() / 86_400_000) * 86_400_000 - 86_400_000;
   const stamp = (ms: number) => `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
   for (let c = 0; c < channels; c++) {
     for (let i = 0; i < days * 48; i++) {
