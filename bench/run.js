@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run bench [-- --quick] [-- --only=http|import|startup]`: builds dist/ if stale, generates
+ * `npm run bench [-- --quick] [-- --only=http|import|startup|matching]`: builds dist/ if stale, generates
  * the data (cached in bench/.data/), runs the sections and writes bench/results.md (a full run)
  * or bench/.data/results-partial.md (--quick or --only, so committed results are not replaced
  * by a shorter pass).
@@ -14,17 +14,18 @@ import { describePinning, pinSelf, stopAll } from './lib/processes.js';
 import { writeResults } from './lib/report.js';
 import { runHttp } from './sections/http.js';
 import { runImport } from './sections/import.js';
+import { runMatching } from './sections/matching.js';
 import { runStartup } from './sections/startup.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const SECTIONS = ['http', 'import', 'startup'];
-const HARD_LIMIT_MS = 15 * 60_000;
+const SECTIONS = ['http', 'import', 'startup', 'matching'];
+const HARD_LIMIT_MS = 20 * 60_000;
 
 const { values } = parseArgs({
   options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, help: { type: 'boolean' } },
 });
 if (values.help) {
-  console.log('usage: npm run bench [-- --quick] [-- --only=http|import|startup]');
+  console.log('usage: npm run bench [-- --quick] [-- --only=http|import|startup|matching]');
   process.exit(0);
 }
 const only = values.only?.split(',');
@@ -74,6 +75,7 @@ try {
       log,
     });
   }
+  if (wants('matching')) run.matching = await runMatching({ root, dir, log, quick });
   run.totalMs = performance.now() - t0;
   const partial = quick || only;
   const file = writeResults(root, run, partial ? join(dir, '..', 'results-partial.md') : undefined);

@@ -73,7 +73,15 @@ describe.skipIf(process.platform !== 'linux')('marquee import as a process', () 
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'marquee-relaunch-import-'));
-    writeFileSync(join(dir, 'guide.xml.gz'), gzipSync(readFileSync(join(fixtures, 'guide.xml'))));
+    // The fixture guide moved to today: `marquee import` reads it at the real clock, and a guide
+    // whose programmes all ended before the served window is a failed source (exit 1).
+    const day = (offset: number) =>
+      new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10).replace(/-/g, '');
+    const guide = readFileSync(join(fixtures, 'guide.xml'), 'utf8')
+      .replace(/20260228/g, day(-1))
+      .replace(/20260301/g, day(0))
+      .replace(/20260302/g, day(1));
+    writeFileSync(join(dir, 'guide.xml.gz'), gzipSync(guide));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -28,6 +28,7 @@ import {
   typecheck,
 } from './docs/blocks.js';
 import { HTTPS_RUNNERS } from './docs/https-runners.js';
+import { runCli } from './helpers/cli.js';
 import { httpRequest } from './helpers/http.js';
 import { nginxBinary, testNginxConfig, writeNginxConfig } from './helpers/nginx.js';
 import { startPanel } from './helpers/xtream-panel.js';
@@ -537,7 +538,96 @@ const RUNNERS: Record<string, (block: Block) => Promise<void>> = {
       await started.stop();
     }
   },
+
+  /** docs/livetv.md's matching settings: they load, and the import honours them (a pin, a null). */
+  async 'livetv-matching-settings'(block) {
+    const dir = matchingExample();
+    writeFileSync(join(dir, 'marquee.yaml'), `db: ./tv.db\n${block.text}`);
+    const settings = loadSettingsFile(join(dir, 'marquee.yaml'));
+    expect(settings.livetv?.matching).toEqual({ scored: true, threshold: 0.85, margin: 0.1 });
+    const { code, stdout } = await runCli(['import', '--json'], { cwd: dir });
+    expect(code).toBe(0);
+    const matches = JSON.parse(stdout).livetv.matches as { name: string; guide: string | null; rule: string }[];
+    expect(matches.find((m) => m.name === 'UK: BBC One Wales FHD')).toMatchObject({
+      guide: 'bbcone.uk',
+      rule: 'override',
+    });
+    expect(matches.find((m) => m.name === '|UK| Dave +1')).toMatchObject({ guide: null, rule: 'override' });
+  },
+
+  /** docs/livetv.md's `livetv.matches` entry: the example's import gives it (its source, a full path, named by its file). */
+  async 'livetv-matches-json'(block) {
+    const dir = matchingExample();
+    const { stdout } = await runCli(
+      ['import', '--json', '--db', 'tv.db', '--playlist', 'tv.m3u', '--epg', 'guide.xml'],
+      {
+        cwd: dir,
+      },
+    );
+    const entry = (JSON.parse(stdout).livetv.matches as { line: number; source: string }[]).find((m) => m.line === 10)!;
+    expect(entry.source).toBe(join(dir, 'tv.m3u'));
+    expect({ ...entry, source: 'tv.m3u' }).toEqual(JSON.parse(block.text));
+  },
+
+  /** docs/livetv.md's `status --matches`: the example's import, then the command prints exactly this. */
+  async 'status-matches'(block) {
+    const dir = matchingExample();
+    const imported = await runCli(['import', '--db', 'tv.db', '--playlist', 'tv.m3u', '--epg', 'guide.xml'], {
+      cwd: dir,
+    });
+    expect(imported.code).toBe(0);
+    const status = await runCli(['status', '--db', 'tv.db', '--matches'], { cwd: dir });
+    expect(status.code).toBe(0);
+    expect(status.stdout.slice(status.stdout.indexOf('matches: '))).toBe(block.text);
+  },
 };
+
+/**
+ * The files of docs/livetv.md's matching examples: a guide of eight channels with programmes
+ * around now, and a playlist of six channels as panels name them.
+ */
+function matchingExample(): string {
+  const dir = folder();
+  const hour = 3_600_000;
+  const stamp = (ms: number) => `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
+  const channels: Record<string, string[]> = {
+    'bbcone.uk': ['BBC One'],
+    'bbconescotland.uk': ['BBC One Scotland'],
+    'itv1.uk': ['ITV 1', 'ITV'],
+    'dave.uk': ['Dave'],
+    'skysportsnews.uk': ['Sky Sports News'],
+    'skysportsmix.uk': ['Sky Sports Mix'],
+    'skynews.uk': ['Sky News'],
+    'karusel.ru': ['Карусель', 'Carousel'],
+    'karuselint.ru': ['Карусель International'],
+  };
+  const xml = ['<?xml version="1.0" encoding="UTF-8"?>', '<tv>'];
+  for (const [id, names] of Object.entries(channels)) {
+    xml.push(`<channel id="${id}">${names.map((n) => `<display-name>${n}</display-name>`).join('')}</channel>`);
+  }
+  const start = Math.floor(Date.now() / hour) * hour;
+  for (const id of Object.keys(channels)) {
+    for (let h = -4; h < 8; h += 2) {
+      xml.push(
+        `<programme start="${stamp(start + h * hour)}" stop="${stamp(start + (h + 2) * hour)}" channel="${id}"><title>x</title></programme>`,
+      );
+    }
+  }
+  writeFileSync(join(dir, 'guide.xml'), `${[...xml, '</tv>'].join('\n')}\n`);
+  const names = [
+    'UK: BBC ONE HD',
+    'UK: BBC One Wales FHD',
+    '|UK| Dave +1',
+    'ITV1 HD',
+    'UK: Sky Sports News Europe',
+    'RU: Karusel Europe FHD',
+  ];
+  writeFileSync(
+    join(dir, 'tv.m3u'),
+    `#EXTM3U\n${names.map((n, i) => `#EXTINF:-1,${n}\nhttp://streams.example/${i}.ts\n`).join('')}`,
+  );
+  return dir;
+}
 
 /** A folder where `marquee import` has imported the own files (a marquee.db beside them). */
 async function importedFolder(): Promise<string> {

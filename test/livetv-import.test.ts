@@ -62,7 +62,7 @@ describe('importLiveTv with the fixture playlist and two guides', () => {
     expect(store.getChannel('mq-tv:arte.fr')?.logo).toBeUndefined();
     expect(store.getChannel('mq-tv:bbcone.uk-hd')?.logo).toBe('https://logo.example/bbc1.png');
 
-    expect(result.matchedBy).toEqual({ override: 1, tvgId: 2, feed: 1, displayName: 1, normalizedName: 1 });
+    expect(result.matchedBy).toEqual({ override: 1, tvgId: 2, feed: 1, displayName: 1, normalizedName: 1, scored: 0 });
     expect(result.unmatched).toEqual(['No Guide Channel', 'Shop TV']);
     expect(result.counts).toMatchObject({
       channels: 8,

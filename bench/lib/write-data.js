@@ -18,7 +18,7 @@ function xmltvTime(ms) {
 }
 
 /** Write to `path` through a temp name, so an interrupted run never leaves a half file that looks done. */
-async function writeChunks(path, produce) {
+export async function writeChunks(path, produce) {
   mkdirSync(dirname(path), { recursive: true });
   const temp = `${path}.partial`;
   const out = createWriteStream(temp);

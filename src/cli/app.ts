@@ -142,6 +142,7 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
         ...(livetv?.includeGroups ? { includeGroups: livetv.includeGroups } : {}),
         ...(livetv?.excludeGroups ? { excludeGroups: livetv.excludeGroups } : {}),
         ...(livetv?.guideOverrides ? { guideOverrides: livetv.guideOverrides } : {}),
+        ...(livetv?.matching ? { matching: livetv.matching } : {}),
         ...(livetv?.retentionDays !== undefined ? { retentionHours: livetv.retentionDays * 24 } : {}),
         ...(livetv?.horizonDays !== undefined ? { horizonDays: livetv.horizonDays } : {}),
         ...(livetv?.languages ? { languages: livetv.languages } : {}),
@@ -153,6 +154,7 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
         ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
         ...(hooks.parseThread !== undefined ? { parseThread: hooks.parseThread } : {}),
         onChannelsStored: collectGarbage,
+        onGuidesRead: collectGarbage,
         // Full collections every 16 MiB of a gzip guide: for an import that owns the process (its
         // own, or serve's first before it listens), never beside requests.
         ...(hooks.parseThread ? { onInflatedGuideBytes: collectGarbage } : {}),

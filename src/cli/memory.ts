@@ -15,3 +15,18 @@ export function collectGarbage(): void {
   setFlagsFromString('--expose-gc');
   (runInNewContext('gc') as () => void)();
 }
+
+/**
+ * Turns V8's allocation-site pretenuring off for this process: for `marquee import`, which owns
+ * its process. When a scavenge finds most objects of an allocation site alive, V8 allocates that
+ * site's objects in the old generation from then on; a guide's programme batches, caught alive
+ * once while the importing thread was busy (reading a playlist's names for matching, say), then
+ * go straight to the old generation, which grows by about 80 MB between full collections: the
+ * benchmark import peaked at 285-293 MB in most runs (and took 4.7-5.0 s instead of 3.8-4.0),
+ * and which way a run went depended on timing. Without pretenuring it peaks at 197-213 MB in every
+ * run (bench/README.md, "Import memory and pretenuring").
+ * @example noPretenuring()
+ */
+export function noPretenuring(): void {
+  setFlagsFromString('--no-allocation-site-pretenuring');
+}

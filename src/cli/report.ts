@@ -17,11 +17,11 @@ export function describeOutcome(outcome: ImportOutcome, options: { sources?: boo
       const c = tv.counts;
       lines.push(
         `live TV: ${count(c.channels, 'channel')} (${count(c.streams, 'stream')}, ${count(c.groups, 'group')}), ${count(c.programmes, 'programme')}; ` +
-          `${count(c.matchedChannels, 'channel')} with a guide, ${c.unmatchedChannels.toLocaleString('en-US')} without; ${count(tv.warningCount, 'warning')}; ${(tv.durationMs / 1000).toFixed(1)} s`,
+          `${count(c.matchedChannels, 'channel')} with a guide${tv.matchedBy.scored ? ` (${tv.matchedBy.scored.toLocaleString('en-US')} matched by score)` : ''}, ${c.unmatchedChannels.toLocaleString('en-US')} without; ${count(tv.warningCount, 'warning')}; ${(tv.durationMs / 1000).toFixed(1)} s`,
       );
       if (tv.unmatched.length > 0)
         lines.push(
-          `  without a guide: ${tv.unmatched.slice(0, 10).join(', ')}${tv.unmatched.length > 10 ? ', …' : ''}`,
+          `  without a guide: ${tv.unmatched.slice(0, 10).join(', ')}${tv.unmatched.length > 10 ? ', …' : ''} (\`marquee status --matches\` shows the closest guide channels)`,
         );
       if (withSources) for (const l of sourceLines(tv.sources)) lines.push(l.line);
       for (const w of tv.warnings.slice(0, 10)) lines.push(`  warning: ${formatWarning(w)}`);

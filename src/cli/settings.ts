@@ -73,8 +73,19 @@ export const SettingsSchema = v.strictObject({
       guides: v.optional(v.array(Source)),
       includeGroups: v.optional(v.array(v.string())),
       excludeGroups: v.optional(v.array(v.string())),
-      /** Playlist channel (tvg-id, else name) → guide channel id, when automatic matching is wrong. */
-      guideOverrides: v.optional(v.record(v.string(), v.string())),
+      /**
+       * Playlist channel (tvg-id, tvg-name or name) → guide channel id when automatic matching is
+       * wrong, or `null` when the channel has no guide.
+       */
+      guideOverrides: v.optional(v.record(v.string(), v.nullable(v.string()))),
+      /** The scored stage of matching (docs/livetv.md, "Matching by score"). */
+      matching: v.optional(
+        v.strictObject({
+          scored: v.optional(v.boolean()),
+          threshold: v.optional(v.pipe(v.number(), v.minValue(0.5), v.maxValue(1))),
+          margin: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(0.5))),
+        }),
+      ),
       placeholders: v.optional(
         v.strictObject({
           enabled: v.boolean(),

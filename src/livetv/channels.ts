@@ -34,6 +34,21 @@ export interface PlaylistInput {
   readonly shiftHours: number;
 }
 
+/** A playlist entry as the match report lists it: where it is, its name, and its channel (by index). */
+export interface EntryRef {
+  readonly source: string;
+  /** Line of its `#EXTINF`. */
+  readonly line: number;
+  readonly name: string;
+  /** Index of its channel in buildChannels' result. */
+  readonly channel: number;
+}
+
+/** Where buildChannels tells each entry it keeps (no object per entry: a playlist has 50,000). */
+export interface EntrySink {
+  add(source: string, line: number, name: string, channel: number): void;
+}
+
 export interface BuildOptions {
   readonly includeGroups?: readonly string[];
   readonly excludeGroups?: readonly string[];
@@ -49,13 +64,15 @@ const PLAYABLE = /^(?:https?|rtmps?|rtsp|rtp|udp|mms|mmsh|srt):\/\//i;
 const UNNUMBERED_BASE = 1e12;
 
 /**
- * Groups playlist entries into channels with stable ids.
+ * Groups playlist entries into channels with stable ids; each entry kept is told to `entries`
+ * when given, in playlist order.
  * @example buildChannels([{ playlist, source: 'list.m3u', shiftHours: 0 }], {}, warnings)[0].id // 'mq-tv:bbc1.uk'
  */
 export function buildChannels(
   inputs: readonly PlaylistInput[],
   options: BuildOptions,
   warn: (warning: ImportWarning) => void,
+  entries?: EntrySink,
 ): ChannelDraft[] {
   const { include, exclude } = groupFilters(options);
   interface Group {
@@ -104,6 +121,7 @@ export function buildChannels(
       }
       group.streams.push(streamOf(entry));
       group.sources.push(source);
+      entries?.add(source, entry.line, entry.name, group.position);
       if (entry.catchup !== undefined) {
         const { plan, problems } = catchupPlan(entry.url, entry.catchup);
         for (const message of problems) warn({ source, line: entry.line, message });
@@ -139,6 +157,7 @@ export function buildChannels(
       name: e.name,
       ...(e.tvgId !== undefined ? { tvgId: e.tvgId } : {}),
       ...(e.tvgName !== undefined ? { tvgName: e.tvgName } : {}),
+      ...(e.attributes['tvg-country'] ? { country: e.attributes['tvg-country'] } : {}),
       shiftHours: g.shiftHours,
       ...(logo !== undefined ? { logo } : {}),
       ...(e.group !== undefined ? { group: e.group } : {}),

@@ -37,6 +37,8 @@ export interface GuideContext {
   readonly index: GuideIndex;
   /** Guide keys that received at least one programme (shifted keys included). */
   readonly keysWritten: Set<string>;
+  /** Guide channel ids some playlist channel could show, as the guides streamed (their programmes were kept). */
+  readonly wanted: Set<string>;
   readonly warn: (warning: ImportWarning) => void;
   readonly onProgress?: (progress: ImportProgress) => void;
   readonly signal?: AbortSignal;
@@ -54,10 +56,25 @@ export interface GuideTally {
   added: boolean;
   /** Programmes in the served window, per guide key they were stored under. */
   readonly inWindow: Map<string, number>;
+  /** Programmes in the served window, whether a channel shows them or not. */
+  inWindowAll: number;
+  /** The earliest start and the latest stop of its programmes (epoch ms), to say why none is in the window. */
+  earliestStart: number;
+  latestStop: number;
+  /** Its guide channel ids: declared, or only seen on programmes. */
+  readonly channelIds: Set<string>;
 }
 
 export function newGuideTally(): GuideTally {
-  return { programmes: 0, added: false, inWindow: new Map() };
+  return {
+    programmes: 0,
+    added: false,
+    inWindow: new Map(),
+    inWindowAll: 0,
+    earliestStart: Number.POSITIVE_INFINITY,
+    latestStop: Number.NEGATIVE_INFINITY,
+    channelIds: new Set(),
+  };
 }
 
 /**
@@ -140,25 +157,29 @@ export async function importGuide(
     for await (const batch of reader) {
       ctx.signal?.throwIfAborted();
       for (const channel of batch.channels) {
-        ctx.index.add(channel);
+        const forms = ctx.index.add(channel, priority);
         tally.added = true;
         ctx.imp.addGuideChannel(channel, priority);
         declared.add(channel.id);
-        wanted.set(channel.id, [
-          ...ctx.demand.shiftsFor(
-            channel.id,
-            channel.displayNames.map((n) => n.text),
-          ),
-        ]);
+        tally.channelIds.add(channel.id);
+        const names = channel.displayNames.map((n) => n.text);
+        const shifts = [...ctx.demand.shiftsFor(channel.id, names, forms)];
+        wanted.set(channel.id, shifts);
+        if (shifts.length > 0) ctx.wanted.add(channel.id);
       }
       const keep: Programme[] = [];
+      const { from, to } = ctx.window;
       for (const p of batch.programmes) {
+        if (p.stop > from && p.start < to) tally.inWindowAll++;
+        if (p.start < tally.earliestStart) tally.earliestStart = p.start;
+        if (p.stop > tally.latestStop) tally.latestStop = p.stop;
         let shifts = wanted.get(p.channelId);
         if (shifts === undefined) {
           // A programme whose channel was not declared (yet): only its id can match. When nothing
           // wants it, keep it unshifted anyway: a later <channel> may still name it, and the store
           // drops guide data no channel shows at commit.
-          ctx.index.add({ id: p.channelId, displayNames: [] });
+          ctx.index.add({ id: p.channelId, displayNames: [] }, priority);
+          tally.channelIds.add(p.channelId);
           const byId = [...ctx.demand.shiftsFor(p.channelId)];
           shifts = byId.length > 0 ? byId : [0];
           wanted.set(p.channelId, shifts);
@@ -181,7 +202,6 @@ export async function importGuide(
       if (keep.length > 0) {
         tally.added = true;
         ctx.imp.addProgrammes(keep, priority);
-        const { from, to } = ctx.window;
         for (const p of keep) {
           if (p.stop > from && p.start < to && p.stop > p.start) {
             ctx.keysWritten.add(p.channelId);

@@ -34,10 +34,12 @@ import {
   type Store,
   yieldPolicy,
 } from '../store/index.js';
-import { buildChannels, type PlaylistInput } from './channels.js';
+import { buildChannels, type ChannelDraft, type PlaylistInput } from './channels.js';
 import { type GuideContext, importGuide, newGuideTally } from './guide.js';
 import { CHANNEL_HEAD } from './guide-json.js';
-import { GuideIndex, MatchDemand, type MatchSubject, shiftedKey } from './match.js';
+import { nothingReason } from './guide-yield.js';
+import { GuideIndex, MatchDemand, matchingOf } from './match.js';
+import { EntryList, type MatchChannel, matchChannels } from './match-step.js';
 import {
   attemptOf,
   type GuidePlan,
@@ -53,26 +55,13 @@ import {
   reportOf,
 } from './plan.js';
 import { checkGuides } from './sources.js';
-import type {
-  GuideSource,
-  ImportWarning,
-  LiveTvImportOptions,
-  LiveTvImportResult,
-  MatchCounts,
-  SourceReport,
-} from './types.js';
+import type { GuideSource, ImportWarning, LiveTvImportOptions, LiveTvImportResult, SourceReport } from './types.js';
 import { warningList } from './warnings.js';
 
 const HOUR = 3_600_000;
 const MiB = 1024 * 1024;
 /** A playlist's text, read back from a copy, is capped as the playlist itself is. */
 const PLAYLIST_MAX_BYTES = SOURCE_LIMITS.playlist.maxBytes;
-
-/** What matching needs of a stored channel. */
-interface MatchChannel extends MatchSubject {
-  readonly id: string;
-  readonly source: string;
-}
 
 /** The work folder of one import: the copies of the guides as they are read. */
 interface WorkDir {
@@ -169,43 +158,34 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
       });
 
       // 2. Channels, built in a function of their own: nothing of the parsed playlists outlives it.
-      const { channels, headerGuides } = await passChannels(j, playlists, options, warnings.add, stays);
+      const entries = new EntryList();
+      const { channels, headerGuides } = await passChannels(j, playlists, options, warnings.add, stays, entries);
       if (pass === 1)
         guides = planGuides(j, [...(configuredGuides(options) ?? headerGuides), ...readerGuides(options)]);
 
-      // The channels go into the store now. Matching, after the guides, needs only their names,
-      // ids and shifts: kept as strings of their own, since strings cut from the playlist text
-      // would keep all of it alive (the guides can take a while, and the 50,000-entry benchmark
-      // playlist holds about 50 MB in memory).
-      const own = new StringInterner();
-      const subjects: MatchChannel[] = channels.map((channel) => {
-        imp!.addChannel(channel);
-        return {
-          id: channel.id,
-          name: own.intern(channel.name),
-          ...(channel.tvgId !== undefined ? { tvgId: own.intern(channel.tvgId) } : {}),
-          ...(channel.tvgName !== undefined ? { tvgName: own.intern(channel.tvgName) } : {}),
-          shiftHours: channel.shiftHours,
-          source: channel.source,
-        };
-      });
+      // The channels go into the store now; matching, after the guides, needs only their names,
+      // ids and shifts, and the report the entries' lines and names (storedChannels).
+      const subjects = storedChannels(imp, channels, entries);
       channels.length = 0;
       options.onChannelsStored?.();
+      const overrides = new Map(Object.entries(options.guideOverrides ?? {}));
+      const matching = matchingOf(options.matching);
+      const demand = new MatchDemand(subjects, overrides, matching);
       // The first guide's parsing thread starts now, and loads while the guide is opened and the
       // channels indexed for matching (not sooner: its heap would add to the playlists' peak).
       if (pass === 1 && guides.length > 0 && xmltvThreadUsed(options.parseThread)) spare = new SpareXmltvThread();
 
       // 3. Guides, streamed in priority order.
-      const overrides = new Map(Object.entries(options.guideOverrides ?? {}));
       imp.setGuideSources(guides.length);
       const ctx: GuideContext = {
         imp,
         ...(options.parseThread !== undefined ? { parseThread: options.parseThread } : {}),
         ...(spare !== undefined ? { spareThread: spare } : {}),
         ...(options.onInflatedGuideBytes ? { onInflatedGuideBytes: options.onInflatedGuideBytes } : {}),
-        demand: new MatchDemand(subjects, overrides),
-        index: new GuideIndex(),
+        demand,
+        index: new GuideIndex(matching),
         keysWritten: new Set(),
+        wanted: new Set(),
         warn: warnings.add,
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
         ...(signal ? { signal } : {}),
@@ -226,31 +206,18 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
 
       // 4. Matching, now that every guide channel is known, and the channels themselves.
       reading = store.file;
-      const matchedBy: { -readonly [K in keyof MatchCounts]: number } = {
-        override: 0,
-        tvgId: 0,
-        feed: 0,
-        displayName: 0,
-        normalizedName: 0,
-      };
-      const unmatched: string[] = [];
-      const keysShown = new Set<string>();
-      for (const channel of subjects) {
-        const match = ctx.index.resolve(channel, overrides);
-        const guideKey = match ? shiftedKey(match.key, channel.shiftHours) : undefined;
-        if (match && match.rule === 'override' && !ctx.index.has(match.key)) {
-          warnings.add({
-            source: channel.source,
-            message: `override for "${channel.name}" names guide channel "${match.key}", which no guide has`,
-          });
-        }
-        if (match && guideKey !== undefined && ctx.keysWritten.has(guideKey)) matchedBy[match.rule]++;
-        else if (unmatched.length < maxListed) unmatched.push(channel.name);
-        if (guideKey !== undefined) {
-          imp.setGuideKey(channel.id, guideKey);
-          keysShown.add(guideKey);
-        }
-      }
+      options.onGuidesRead?.();
+      const { matchedBy, unmatched, keysShown, guidesShown, matches } = matchChannels({
+        imp,
+        index: ctx.index,
+        subjects,
+        entries,
+        overrides,
+        keysWritten: ctx.keysWritten,
+        wanted: ctx.wanted,
+        maxListed,
+        warn: warnings.add,
+      });
 
       // 5. The guides read from their sources are judged by what they yield for our channels.
       for (const g of guides) {
@@ -258,7 +225,14 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
         let matched = 0;
         for (const key of keysShown) matched += g.tally.inWindow.get(key) ?? 0;
         if (pass === 1 && g.outcome === 'imported') {
-          judgeGuide(j, g, matched);
+          const yieldContext = {
+            index: ctx.index,
+            demand: ctx.demand,
+            subjects,
+            window: ctx.window,
+            shown: guidesShown,
+          };
+          judgeGuide(j, g, matched, () => nothingReason(g.tally!, matched, yieldContext));
           if (g.outcome !== 'imported') redo = true;
         } else if (g.outcome === 'imported') {
           g.counts = { programmes: matched, read: g.tally.programmes };
@@ -305,6 +279,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
           unmatchedChannels: report.counts.unmatchedChannels,
         },
         matchedBy,
+        matches,
         unmatched,
         warnings: warnings.listed,
         warningCount: warnings.count(),
@@ -339,6 +314,32 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
     spare?.close();
     work.remove();
   }
+}
+
+/**
+ * Adds `channels` to the import and returns what matching and the report keep of them and of the
+ * playlist `entries`, as strings of their own: strings cut from the playlist text would keep all
+ * of it alive while the guides stream (the 50,000-entry benchmark playlist holds about 50 MB in
+ * memory). In a function of its own, so that the interner's table goes with it.
+ */
+function storedChannels(imp: LiveTvImport, channels: readonly ChannelDraft[], entries: EntryList): MatchChannel[] {
+  const own = new StringInterner();
+  const subjects: MatchChannel[] = channels.map((channel) => {
+    imp.addChannel(channel);
+    return {
+      id: channel.id,
+      name: own.intern(channel.name),
+      ...(channel.tvgId !== undefined ? { tvgId: own.intern(channel.tvgId) } : {}),
+      ...(channel.tvgName !== undefined ? { tvgName: own.intern(channel.tvgName) } : {}),
+      ...(channel.group !== undefined ? { group: own.intern(channel.group) } : {}),
+      ...(channel.country !== undefined ? { country: own.intern(channel.country) } : {}),
+      shiftHours: channel.shiftHours,
+      source: channel.source,
+    };
+  });
+  // Most entries are named as their channel: that name is kept once.
+  entries.keepNames((name, channel) => (name === subjects[channel]!.name ? undefined : own.intern(name)));
+  return subjects;
 }
 
 interface GuideReader {
@@ -414,6 +415,7 @@ async function passChannels(
   options: LiveTvImportOptions,
   warn: (warning: ImportWarning) => void,
   stays: string,
+  entries: EntryList,
 ) {
   const inputs: PlaylistInput[] = [];
   const headerGuides: { location: string; namedBy: string }[] = [];
@@ -428,7 +430,7 @@ async function passChannels(
       p.report = { ...p.report, records: playlist.entries.length, warnings: playlist.warnings.length };
     }
   }
-  const channels = buildChannels(inputs, options, warn);
+  const channels = buildChannels(inputs, options, warn, entries);
   if (channels.length === 0) {
     throw new MarqueeError(
       'IMPORT_FAILED',
@@ -545,7 +547,7 @@ function unchanged(
   return {
     status: 'unchanged',
     counts: servedCounts(store),
-    matchedBy: { override: 0, tvgId: 0, feed: 0, displayName: 0, normalizedName: 0 },
+    matchedBy: { override: 0, tvgId: 0, feed: 0, displayName: 0, normalizedName: 0, scored: 0 },
     unmatched: [],
     warnings: [],
     warningCount: 0,

@@ -49,7 +49,7 @@ describe('GuideIndex.resolve', () => {
   });
 
   it('leaves a channel no rule finds unmatched', () => {
-    expect(guide.resolve(subject({ name: 'Shop TV', tvgId: 'shop.xx' }), none)).toBeUndefined();
+    expect(guide.resolve(subject({ name: 'Shop TV', tvgId: 'shop.xx' }), none)).toEqual({});
   });
 });
 

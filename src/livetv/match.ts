@@ -1,7 +1,9 @@
 /**
- * Channel ↔ guide matching. The rules, first that hits wins: an operator override; the tvg-id
- * (ignoring case); the tvg-id with an iptv-org `@feed` suffix stripped on either side; the
- * tvg-name (or name) equal to a display-name ignoring case; normalised names equal.
+ * Channel ↔ guide matching. The exact rules, first that hits wins: an operator override; the
+ * tvg-id (ignoring case); the tvg-id with an iptv-org `@feed` suffix stripped on either side; the
+ * tvg-name (or name) equal to a display-name ignoring case; names that read the same once prefixes,
+ * tags, notes, case, accents and script are set aside (matcher/read-name.ts). When none hits, the
+ * scored stage (matcher/) compares the names with every display-name of the guide channels.
  *
  * Two halves: `MatchDemand` knows the playlist channels and answers, while a guide streams,
  * "could any channel match this guide channel, and with which time shifts?" (so programmes
@@ -9,25 +11,29 @@
  * guide channels and resolves each channel's guide key once every guide has been read.
  */
 import type { GuideChannel } from '../sources/records.js';
-import type { MatchCounts } from './types.js';
-
-const QUALITY_SUFFIX = new Set(['hd', 'fhd', 'uhd', '4k', '8k', 'sd', 'hq', 'hevc', 'h264', 'h265', '720p', '1080p']);
+import {
+  countryOf,
+  formOf,
+  GuideNames,
+  keyOf,
+  type NameForm,
+  type NameMatch,
+  PlaylistNames,
+  readName,
+  TokenPool,
+} from './matcher/index.js';
+import type { MatchCounts, MatchingOptions } from './types.js';
 
 /**
- * The loose form of a name for the last matching rule: accents, case, punctuation, spaces and
- * trailing quality tags dropped; `&` read as "and".
+ * The loose form of a name for the `normalizedName` rule: country prefixes, quality tags and
+ * notes dropped, accents, case, punctuation and spaces ignored, Cyrillic and Greek in Latin
+ * letters, `&` read as "and", a time shift kept apart.
  * @example matchName('Télé-Étoile FHD') === matchName('tele etoile') // true
+ * @example matchName('UK: BBC One (1080p) [Geo-blocked]') === matchName('BBC 1') // true
  */
 export function matchName(name: string): string {
-  const words = name
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/&/g, ' and ')
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w !== '');
-  while (words.length > 1 && QUALITY_SUFFIX.has(words[words.length - 1]!)) words.pop();
-  return words.join('');
+  const r = readName(name);
+  return keyOf(r.tokens, r.shift);
 }
 
 /**
@@ -49,11 +55,39 @@ export interface MatchSubject {
   readonly name: string;
   readonly tvgId?: string;
   readonly tvgName?: string;
+  /** The playlist group: a country it names (`UK | News`) is a hint that breaks ties. */
+  readonly group?: string;
+  /** `tvg-country`: a hint that breaks ties, as a name prefix's country is. */
+  readonly country?: string;
   /** Hours its guide is shifted by (tvg-shift + the playlist's setting). */
   readonly shiftHours: number;
 }
 
 export type MatchRule = keyof MatchCounts;
+
+/** Operator overrides: playlist channel (tvg-id, tvg-name or name) → guide channel id, or null for none. */
+export type Overrides = ReadonlyMap<string, string | null>;
+
+/** How the scored stage decides (docs/livetv.md, "Matching by score"), defaults filled in. */
+export type Matching = Required<MatchingOptions>;
+
+export const DEFAULT_MATCHING: Matching = { scored: true, threshold: 0.85, margin: 0.1 };
+
+/** `options` with the defaults filled in. */
+export function matchingOf(options: MatchingOptions | undefined): Matching {
+  return { ...DEFAULT_MATCHING, ...options };
+}
+
+/** The forms of a channel's names: its tvg-name, then its name (one when they read the same). */
+export function subjectForms(s: MatchSubject, pool?: TokenPool): NameForm[] {
+  const forms: NameForm[] = [];
+  for (const name of [s.tvgName, s.name]) {
+    if (name === undefined) continue;
+    const form = formOf(name, pool);
+    if (form.tokens.length > 0 && !forms.some((f) => f.key === form.key)) forms.push(form);
+  }
+  return forms;
+}
 
 /**
  * Shifts wanted under one key: nearly always a single one (no time shift), kept as a number; a
@@ -75,24 +109,64 @@ function addTo(map: Map<string, Shifts>, key: string, shift: number): void {
 export class MatchDemand {
   readonly #ids = new Map<string, Shifts>();
   readonly #names = new Map<string, Shifts>();
-  readonly #loose = new Map<string, Shifts>();
+  readonly #keys = new Map<string, Shifts>();
   readonly #overrides = new Map<string, Shifts>();
+  readonly #subjects: readonly MatchSubject[];
+  /** The subjects no override decides, which the scored stage may match. */
+  readonly #open: boolean[] = [];
+  /** Some channel has a time shift: a guide channel found by an exact rule may still be wanted with another. */
+  #anyShift = false;
+  readonly #matching: Matching;
+  /**
+   * The playlist's names indexed for the scored stage: built when a guide channel first needs
+   * it, not before. An import whose guides every channel finds by an exact rule (tvg-ids) never
+   * holds the names read: what the import holds while guides stream is what V8 scales the garbage
+   * it lets pile up by, and 25,000 names read were 10 MB more of it.
+   */
+  #scored: PlaylistNames | undefined;
 
-  constructor(subjects: readonly MatchSubject[], overrides: ReadonlyMap<string, string>) {
+  constructor(subjects: readonly MatchSubject[], overrides: Overrides, matching: Matching = DEFAULT_MATCHING) {
+    this.#subjects = subjects;
+    this.#matching = matching;
     for (const s of subjects) {
       const target = overrideFor(s, overrides);
-      if (target !== undefined) addTo(this.#overrides, target, s.shiftHours);
+      this.#open.push(target === undefined);
+      if (s.shiftHours !== 0) this.#anyShift = true;
+      if (target !== undefined) {
+        // An override decides: its channel alone is wanted, or none for `null`.
+        if (target !== null) addTo(this.#overrides, target, s.shiftHours);
+        continue;
+      }
       if (s.tvgId !== undefined) addTo(this.#ids, baseId(s.tvgId), s.shiftHours);
       for (const name of [s.tvgName, s.name]) {
+        if (name !== undefined) addTo(this.#names, name.trim().toLowerCase(), s.shiftHours);
+      }
+      // A tvg-name equal to the name (as panels write them) is read once.
+      for (const name of s.tvgName === s.name ? [s.name] : [s.tvgName, s.name]) {
         if (name === undefined) continue;
-        addTo(this.#names, name.trim().toLowerCase(), s.shiftHours);
-        addTo(this.#loose, matchName(name), s.shiftHours);
+        const r = readName(name);
+        if (r.tokens.length > 0) addTo(this.#keys, keyOf(r.tokens, r.shift), s.shiftHours);
       }
     }
   }
 
-  /** Shifts of the channels that could show guide channel `id` (empty: nobody wants it). */
-  shiftsFor(id: string, displayNames?: readonly string[]): ReadonlySet<number> {
+  /**
+   * The playlist channel (by number) whose names come closest to the guide names `forms`, scoring
+   * at least `floor`: what a guide that matched nothing came closest to.
+   */
+  closest(forms: readonly NameForm[], floor: number): { subject: number; score: number } | undefined {
+    return this.#playlist(true).closest(forms, floor);
+  }
+
+  /**
+   * Shifts of the channels that could show guide channel `id` (empty: nobody wants it), whose
+   * display names are `displayNames` (read as `forms`).
+   */
+  shiftsFor(
+    id: string,
+    displayNames?: readonly string[],
+    forms: readonly NameForm[] = (displayNames ?? []).map((n) => formOf(n)),
+  ): ReadonlySet<number> {
     const out = new Set<number>();
     const add = (shifts: Shifts | undefined) => {
       if (typeof shifts === 'number') out.add(shifts);
@@ -100,15 +174,29 @@ export class MatchDemand {
     };
     add(this.#overrides.get(id));
     add(this.#ids.get(baseId(id)));
-    for (const name of displayNames ?? []) {
-      add(this.#names.get(name.trim().toLowerCase()));
-      add(this.#loose.get(matchName(name)));
-    }
+    if (displayNames === undefined || displayNames.length === 0) return out;
+    for (const name of displayNames) add(this.#names.get(name.trim().toLowerCase()));
+    for (const form of forms) add(this.#keys.get(form.key));
+    // Wanted already, and with no shift anywhere: what the scored stage could add changes nothing.
+    if (!this.#matching.scored || (out.size > 0 && !this.#anyShift)) return out;
+    this.#playlist(false).wanting(forms, (s) => out.add(this.#subjects[s]!.shiftHours));
     return out;
+  }
+
+  /** The playlist's names indexed: those the scored stage may match, or for `closest` every one. */
+  #playlist(all: boolean): PlaylistNames {
+    if (this.#scored === undefined) {
+      this.#scored = new PlaylistNames(this.#matching.threshold);
+      const pool = new TokenPool();
+      for (const [i, s] of this.#subjects.entries()) {
+        if (all || this.#open[i]) for (const form of subjectForms(s, pool)) this.#scored.add(i, form);
+      }
+    }
+    return this.#scored;
   }
 }
 
-function overrideFor(s: MatchSubject, overrides: ReadonlyMap<string, string>): string | undefined {
+function overrideFor(s: MatchSubject, overrides: Overrides): string | null | undefined {
   for (const k of [s.tvgId, s.tvgName, s.name]) {
     if (k === undefined) continue;
     const target = overrides.get(k);
@@ -117,13 +205,36 @@ function overrideFor(s: MatchSubject, overrides: ReadonlyMap<string, string>): s
   return undefined;
 }
 
+/** How a playlist channel's guide channel was found, or why none was. */
+export interface Resolution {
+  /** The guide channel id; absent when none was found, or an override says none. */
+  readonly key?: string;
+  /** The rule that decided; absent when none did. */
+  readonly rule?: MatchRule;
+  /** The score of a `scored` match (0..1). */
+  readonly score?: number;
+  /** For `scored` and unmatched channels: the closest other guide channels, best first. */
+  readonly candidates?: readonly NameMatch[];
+}
+
 /** The guide side: every guide channel id seen, in priority order (first declared wins ties). */
 export class GuideIndex {
   readonly #keys = new Set<string>();
   readonly #byLowerId = new Map<string, string>();
   readonly #byBaseId = new Map<string, string>();
   readonly #byName = new Map<string, string>();
-  readonly #byLoose = new Map<string, string>();
+  readonly #names: GuideNames;
+  readonly #matching: Matching;
+
+  constructor(matching: Matching = DEFAULT_MATCHING) {
+    this.#matching = matching;
+    this.#names = new GuideNames(matching.scored);
+  }
+
+  /** Guide channel `id`'s first display name and the forms of its names, if it has names. */
+  namesOf(id: string): { text: string; forms: readonly NameForm[] } | undefined {
+    return this.#names.namesOf(id);
+  }
 
   get size(): number {
     return this.#keys.size;
@@ -133,8 +244,11 @@ export class GuideIndex {
     return this.#keys.has(id);
   }
 
-  /** Records a guide channel (or an id only seen on programmes, with no names). */
-  add(channel: Pick<GuideChannel, 'id' | 'displayNames'>): void {
+  /**
+   * Records a guide channel (or an id only seen on programmes, with no names) of the guide of
+   * priority `guide`; returns its display names read (for MatchDemand.shiftsFor).
+   */
+  add(channel: Pick<GuideChannel, 'id' | 'displayNames'>, guide = 0): NameForm[] {
     const { id } = channel;
     if (!this.#keys.has(id)) {
       this.#keys.add(id);
@@ -147,14 +261,20 @@ export class GuideIndex {
     for (const { text } of channel.displayNames) {
       const lower = text.trim().toLowerCase();
       if (lower !== '' && !this.#byName.has(lower)) this.#byName.set(lower, id);
-      const loose = matchName(text);
-      if (loose !== '' && !this.#byLoose.has(loose)) this.#byLoose.set(loose, id);
     }
+    const texts = channel.displayNames.map((n) => n.text);
+    const forms = texts.map((t) => formOf(t));
+    this.#names.add(id, texts, guide, forms);
+    return forms;
   }
 
-  /** The guide channel id for `s` and the rule that found it, or undefined. */
-  resolve(s: MatchSubject, overrides: ReadonlyMap<string, string>): { key: string; rule: MatchRule } | undefined {
+  /**
+   * The guide channel for `s` and the rule that found it; for the scored stage its score, and the
+   * closest other candidates when it chose none. `forms` are `s`'s names read (subjectForms).
+   */
+  resolve(s: MatchSubject, overrides: Overrides, forms: readonly NameForm[] = subjectForms(s)): Resolution {
     const target = overrideFor(s, overrides);
+    if (target === null) return { rule: 'override' };
     if (target !== undefined) return { key: target, rule: 'override' };
     if (s.tvgId !== undefined) {
       const exact = this.#keys.has(s.tvgId) ? s.tvgId : this.#byLowerId.get(s.tvgId.toLowerCase());
@@ -166,11 +286,22 @@ export class GuideIndex {
       const key = name === undefined ? undefined : this.#byName.get(name.trim().toLowerCase());
       if (key !== undefined) return { key, rule: 'displayName' };
     }
-    for (const name of [s.tvgName, s.name]) {
-      const loose = name === undefined ? '' : matchName(name);
-      const key = loose === '' ? undefined : this.#byLoose.get(loose);
+    const country = countryHint(s, forms);
+    for (const form of forms) {
+      const key = this.#names.byKey(form, country);
       if (key !== undefined) return { key, rule: 'normalizedName' };
     }
-    return undefined;
+    if (!this.#matching.scored || forms.length === 0) return {};
+    const scored = this.#names.scored(forms, this.#matching, country);
+    if (scored.chosen === undefined) return scored.candidates.length > 0 ? { candidates: scored.candidates } : {};
+    return { key: scored.chosen.id, rule: 'scored', score: scored.chosen.score, candidates: scored.candidates };
   }
+}
+
+/** The country a channel's `tvg-country`, name prefix (`UK: `) or group (`UK | News`, `USA`) names, if any. */
+function countryHint(s: MatchSubject, forms: readonly NameForm[]): string | undefined {
+  const tagged = s.country === undefined ? undefined : countryOf(s.country.split(/[,;]/)[0]!);
+  if (tagged !== undefined) return tagged;
+  for (const f of forms) if (f.country !== undefined) return f.country;
+  return s.group === undefined ? undefined : countryOf(s.group);
 }

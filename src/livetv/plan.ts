@@ -259,15 +259,17 @@ export function planGuides(j: Judging, guides: readonly (GuideSource & { readonl
 
 /**
  * Judges a guide read in full from the source (its yield once matched): no programme with a
- * valid time, or shrunk past the guard, and it is bad.
+ * valid time, nothing for our channels (`nothing` says why: guide-yield.ts), or shrunk past the
+ * guard, and it is bad.
  */
-export function judgeGuide(j: Judging, g: GuidePlan, matched: number): void {
+export function judgeGuide(j: Judging, g: GuidePlan, matched: number, nothing?: () => string | undefined): void {
   const tally = g.tally!;
   g.counts = { programmes: matched, read: tally.programmes };
   const reason =
     tally.programmes === 0
       ? 'holds no programme with a valid start and stop'
-      : shrinkReason(g.state, 'programmes', 'programmes for our channels', matched, j.policy, g.location, g.label);
+      : ((matched === 0 ? nothing?.() : undefined) ??
+        shrinkReason(g.state, 'programmes', 'programmes for our channels', matched, j.policy, g.location, g.label));
   if (reason !== undefined) judgeBad(j, g, reason);
 }
 

@@ -81,8 +81,13 @@ export interface LiveTvImportOptions {
   readonly includeGroups?: readonly string[];
   /** Drop entries of these playlist groups; applied after `includeGroups`. */
   readonly excludeGroups?: readonly string[];
-  /** Playlist channel (tvg-id, tvg-name or name) → guide channel id; wins over every matching rule. */
-  readonly guideOverrides?: Readonly<Record<string, string>>;
+  /**
+   * Playlist channel (tvg-id, tvg-name or name) → guide channel id, or `null` for "no guide";
+   * wins over every matching rule.
+   */
+  readonly guideOverrides?: Readonly<Record<string, string | null>>;
+  /** The scored stage of matching: on by default (docs/livetv.md, "Matching by score"). */
+  readonly matching?: MatchingOptions;
   /** Programmes that ended more than this many hours ago are dropped. Default 48. */
   readonly retentionHours?: number;
   /** Programmes starting this many days ahead or later are dropped. Default 14. */
@@ -101,6 +106,12 @@ export interface LiveTvImportOptions {
    * full garbage collection, which keeps a 50,000-entry playlist's import under 200 MB.
    */
   readonly onChannelsStored?: () => void;
+  /**
+   * Called once, when every guide has been read and before the channels are matched: the
+   * programme batches streamed are all garbage then, and the scored stage allocates on top of
+   * them (the CLI runs a full garbage collection here too).
+   */
+  readonly onGuidesRead?: () => void;
   /**
    * Called every 16 MiB of a gzip guide that is inflated in this thread and parsed in another
    * (`parseThread`): only a source that cannot hand over its bytes as read (an Xtream account's
@@ -188,6 +199,36 @@ export interface SourceReport {
   readonly namedBy?: string;
 }
 
+/** How channels no exact rule matches are matched by their names' score. */
+export interface MatchingOptions {
+  /** Run the scored stage. Default true; false leaves such channels unmatched. */
+  readonly scored?: boolean;
+  /** Least score (0..1) a guide channel needs. Default 0.85. */
+  readonly threshold?: number;
+  /** Least lead over the runner-up guide channel. Default 0.1. */
+  readonly margin?: number;
+}
+
+/** How one playlist entry's channel found its guide channel, in `LiveTvImportResult.matches`. */
+export interface EntryMatch {
+  /** The playlist as given (credentials redacted). */
+  readonly source: string;
+  /** Line of the entry's `#EXTINF`. */
+  readonly line: number;
+  /** The entry's name as written. */
+  readonly name: string;
+  /** The channel it is a stream of. */
+  readonly channel: string;
+  /** The guide channel id, or null when none. */
+  readonly guide: string | null;
+  /** The rule that found it, or null when none did. */
+  readonly rule: keyof MatchCounts | null;
+  /** Its score (0..1) when `rule` is `scored`, else null. */
+  readonly score: number | null;
+  /** For scored and unmatched entries: the closest other guide channels, best first (up to 3). */
+  readonly candidates: readonly { readonly id: string; readonly score: number }[];
+}
+
 /** How each matched channel found its guide channel. */
 export interface MatchCounts {
   readonly override: number;
@@ -196,8 +237,10 @@ export interface MatchCounts {
   readonly feed: number;
   /** tvg-name (or name) equal to a display-name, ignoring case. */
   readonly displayName: number;
-  /** Normalised names equal (accents, punctuation, HD/FHD/UHD/4K suffixes ignored). */
+  /** Names equal once read (prefixes, quality tags, notes, case, accents, punctuation and script set aside). */
   readonly normalizedName: number;
+  /** The scored stage: the best display-name by score, clear of the threshold and the runner-up. */
+  readonly scored: number;
 }
 
 export interface LiveTvImportResult {
@@ -213,6 +256,12 @@ export interface LiveTvImportResult {
     readonly unmatchedChannels: number;
   };
   readonly matchedBy: MatchCounts;
+  /**
+   * Every playlist entry imported, in file order (playlists in order), with how its channel found
+   * its guide channel. Absent when `status` is `unchanged` (nothing was read; `store.channelMatches()`
+   * has the served import's).
+   */
+  readonly matches?: readonly EntryMatch[];
   /** Names of channels without programmes, first `maxListed`, in catalog order. */
   readonly unmatched: readonly string[];
   /** The first `maxListed` warnings of every source and step. */

@@ -15,6 +15,7 @@ export {
   type LibrarySort,
 } from './library/types.js';
 export type { LiveTvImport } from './livetv/import.js';
+export type { ChannelMatch, ChannelMatchInput, MatchCandidate } from './livetv/matches.js';
 export { parseUtcDay } from './livetv/read.js';
 export { normalizeName, TITLED_TAIL } from './livetv/rows.js';
 export type {

@@ -12,6 +12,7 @@ import { importQueries } from './imports.js';
 import { type LibraryStoreApi, libraryStoreApi } from './library/api.js';
 import { beginLiveTvImport } from './livetv/begin.js';
 import type { LiveTvImport } from './livetv/import.js';
+import { type MatchReads, matchReads } from './livetv/matches.js';
 import { type LiveTvReads, liveTvReads } from './livetv/read.js';
 import type { ImportRecord, LiveTvCounts, LiveTvImportOptions, LiveTvImportReport } from './livetv/types.js';
 import { withLockRetry } from './lock.js';
@@ -60,7 +61,7 @@ export interface StoreContext {
 }
 
 /** The library methods (reads, `beginLibraryImport`, the add-on manifest cache) are documented in library/api.ts. */
-export interface Store extends LiveTvReads, LibraryStoreApi, SourceReads {
+export interface Store extends LiveTvReads, MatchReads, LibraryStoreApi, SourceReads {
   readonly file: string;
   readonly context: StoreContext;
   /** Starts an atomic live-TV import on its own connection. @example const imp = await store.beginLiveTvImport() */
@@ -155,12 +156,14 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
     throw error;
   }
   let reads: LiveTvReads;
+  let matches: MatchReads;
   let sources: SourceReads;
   let imports: ReturnType<typeof importQueries>;
   let dataVersionStmt: Statement;
   try {
     migrate(db, file, MIGRATIONS);
     reads = liveTvReads(db);
+    matches = matchReads(db);
     sources = sourceReads(db, copiesDir(file));
     imports = importQueries(db);
     dataVersionStmt = db.prepare<unknown[]>('PRAGMA data_version').pluck();
@@ -205,6 +208,7 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
 
   const api = guard(file, {
     ...reads,
+    ...matches,
     ...sources,
     ...libraryStoreApi({ file, db, openWriter: context.openWriter, imports, active }),
     counts(): LiveTvCounts {

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { openStore, removeStoreFiles } from '../../store/index.js';
 import { importAll } from '../app.js';
 import type { Command } from '../command.js';
+import { noPretenuring } from '../memory.js';
 import { createProgress } from '../progress.js';
 import { describeOutcome, importSucceeded, importVerdict } from '../report.js';
 import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS } from '../resolve.js';
@@ -57,6 +58,8 @@ export const importCommand: Command = {
     // A first import that imports nothing usable leaves no database (nor copies folder) behind.
     const created = !existsSync(db);
     let leaveNothing = false;
+    // This process is the import's alone: its heap is steadier without pretenuring (memory.ts).
+    noPretenuring();
     // Nothing else reads the store in this process: a new one is filled without the WAL's double write.
     const store = openStore(db, { fastFirstImport: true });
     try {

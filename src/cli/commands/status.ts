@@ -12,6 +12,7 @@ import {
 import type { Command } from '../command.js';
 import { type ConfiguredSource, configuredSources } from '../configured-sources.js';
 import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS } from '../resolve.js';
+import { matchesLines, matchesStatus } from './status-matches.js';
 
 /** One source as `status --json` prints it. */
 interface SourceStatus {
@@ -113,11 +114,17 @@ export const statusCommand: Command = {
   name: 'status',
   summary:
     "each source's last good import, its last attempt and what is served from it (for people, cron and health checks)",
-  usage: 'marquee status [--json] [--db FILE] [--config FILE] [--playlist P] [--epg G] [--library L] [--xtream URL]',
+  usage:
+    'marquee status [--matches] [--json] [--db FILE] [--config FILE] [--playlist P] [--epg G] [--library L] [--xtream URL]',
   options: {
     ...SOURCE_OPTIONS,
     ...STORE_OPTIONS,
     json: { type: 'boolean', description: 'print the status as JSON (for scripts)' },
+    matches: {
+      type: 'boolean',
+      description:
+        'also list the channels without a guide channel and the scored matches to review, each with its closest guide channels and the guideOverrides line that pins it',
+    },
   },
   notes:
     'Every configured source is listed (the settings file, MARQUEE_* variables and the source flags, as for import),\n' +
@@ -150,6 +157,7 @@ export const statusCommand: Command = {
       const last = store.lastImport();
       const manifest = lastManifestChange(store);
       const ok = sources.length > 0 && sources.every((s) => s.ok);
+      const matches = values.matches ? matchesStatus(store) : undefined;
       if (values.json) {
         io.stdout.write(
           `${JSON.stringify(
@@ -166,6 +174,7 @@ export const statusCommand: Command = {
                   }
                 : {}),
               sources,
+              ...(matches ? { matches } : {}),
               ...(manifest ? { manifestChange: { ...manifest, at: iso(manifest.at) } } : {}),
               ...(sets ? { hosted: { dir: hostedDir, sets: sets.map(setStatus) } } : {}),
             },
@@ -198,6 +207,7 @@ export const statusCommand: Command = {
         lines.push(`       serving:      ${s.serving}`);
       }
       if (manifest) lines.push(`manifest: ${formatTime(manifest.at)}: ${describeManifestChange(manifest)}`);
+      if (matches) lines.push(...matchesLines(matches));
       if (sets) lines.push(...setLines(hostedDir, sets));
       io.stdout.write(`${lines.join('\n')}\n`);
       return ok ? 0 : 1;

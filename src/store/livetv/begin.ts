@@ -41,7 +41,7 @@ export async function beginLiveTvImport(host: ImportHost, options: LiveTvImportO
     clear: (writer) => {
       // Without a WHERE clause SQLite truncates each table instead of deleting row by row.
       writer.exec('DELETE FROM streams; DELETE FROM channels; DELETE FROM guide_days; DELETE FROM guide_channels;');
-      writer.exec('DELETE FROM channel_groups');
+      writer.exec('DELETE FROM channel_groups; DELETE FROM channel_matches;');
     },
   });
   return new Import(host, db, id, options);

@@ -15,6 +15,7 @@ import { copiesDir, type SourceAttempt } from '../sources.js';
 import type { ImportHost } from './begin.js';
 import { finishLiveTv, type ImportTally } from './finish.js';
 import { DAY, GuideDayWriter } from './guide-days.js';
+import { type ChannelMatchInput, matchWriter } from './matches.js';
 import { MergeTable } from './merge.js';
 import { channelFromRaw, clip, LIMITS, normalizeName, programmeTail, recordJson } from './rows.js';
 import type {
@@ -41,6 +42,11 @@ export interface LiveTvImport {
    * @example imp.setGuideKey('mq-tv:one', 'one.example')
    */
   setGuideKey(channelId: string, guideKey: string): void;
+  /**
+   * Records how a channel added to this import was matched (for `marquee status --matches`).
+   * @example imp.recordMatch({ channelId: 'mq-tv:one', name: 'One', pin: 'One', guide: 'one.example', rule: 'scored', score: 0.91 })
+   */
+  recordMatch(match: ChannelMatchInput): void;
   /** Adds a guide's `<channel>`; of several sources, the names of the best priority (lowest number) are kept. */
   addGuideChannel(channel: GuideChannel, priority?: number): void;
   /** Adds programmes of one source (lower `priority` wins overlaps); returns how many were written. @example imp.addProgrammes(batch, 0) */
@@ -108,6 +114,7 @@ export class Import implements LiveTvImport {
   /** Several sources: every programme goes through the merge table. */
   #mergeAll = false;
   readonly #channelHead: ChannelHead | undefined;
+  readonly #writeMatch: (match: ChannelMatchInput) => void;
 
   constructor(host: ImportHost, db: Connection, id: number, options: LiveTvImportOptions) {
     this.#host = host;
@@ -123,6 +130,7 @@ export class Import implements LiveTvImport {
     this.#channelHead = options.channelHead;
     this.#days = new GuideDayWriter(db);
     this.#merging = new MergeTable(db);
+    this.#writeMatch = matchWriter(db);
     this.#sql = {
       channel: db.prepare(
         // The columns of CHANNEL_SELECT first, in its order (see addChannel).
@@ -214,6 +222,15 @@ export class Import implements LiveTvImport {
       const keyId = this.#keyChannel(guideKey);
       this.#keepArchive(keyId, channel.archiveMs);
       this.#sql.channelKey.run(clip(guideKey, LIMITS.key), keyId, channel.rid);
+    });
+  }
+
+  recordMatch(match: ChannelMatchInput): void {
+    this.#run('recording a match', () => {
+      if (!this.#channels.has(match.channelId)) {
+        throw new Error(`recordMatch: no channel "${String(match.channelId).slice(0, 80)}" was added`);
+      }
+      this.#writeMatch(match);
     });
   }
 

@@ -23,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   coreMigrations[2]!,
   liveTvMigrations[4]!,
   liveTvMigrations[5]!,
+  liveTvMigrations[6]!,
 ];

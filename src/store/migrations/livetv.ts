@@ -176,6 +176,24 @@ export const liveTvMigrations: readonly Migration[] = [
       db.exec('ALTER TABLE channels ADD COLUMN catchup_streams TEXT;');
     },
   },
+  {
+    // How each channel found its guide channel (the rule, a score, the closest candidates), or
+    // why it has none, replaced with every import: `marquee status --matches` reads it.
+    name: 'livetv-007-channel-matches',
+    up(db) {
+      db.exec(`
+        CREATE TABLE channel_matches (
+          channel_id TEXT PRIMARY KEY,  -- channels.id
+          name TEXT NOT NULL,
+          pin TEXT NOT NULL,            -- what guideOverrides names it by (tvg-id, tvg-name or name)
+          guide TEXT,                   -- the guide channel id, when one was found
+          rule TEXT,                    -- override, tvgId, feed, displayName, normalizedName, scored
+          score REAL,                   -- scored matches: 0..1
+          candidates TEXT               -- JSON [{ id, score }]: the closest other guide channels
+        ) WITHOUT ROWID;
+      `);
+    },
+  },
 ];
 
 /** A programme's content from the columns of livetv-001 (frozen with that schema). */

@@ -1,0 +1,154 @@
+/**
+ * Step 4 of a live-TV import: once every guide has been read, each channel's guide channel is
+ * resolved (match.ts), its guide key set in the store, how it was found recorded, and every
+ * playlist entry reported with its channel's match (`LiveTvImportResult.matches`).
+ */
+import type { LiveTvImport } from '../store/index.js';
+import type { EntryRef, EntrySink } from './channels.js';
+import type { GuideIndex, MatchSubject, Overrides, Resolution } from './match.js';
+import { shiftedKey } from './match.js';
+import type { EntryMatch, ImportWarning, MatchCounts } from './types.js';
+
+/**
+ * The playlist entries kept, for the match report: in parallel arrays, not an object each (a
+ * 50,000-entry playlist's entries are held while every guide streams).
+ */
+export class EntryList implements EntrySink {
+  readonly #sources: string[] = [];
+  readonly #source: number[] = [];
+  readonly #line: number[] = [];
+  /** The entry's name, or undefined when it is its channel's. */
+  readonly #name: (string | undefined)[] = [];
+  readonly #channel: number[] = [];
+
+  get length(): number {
+    return this.#line.length;
+  }
+
+  add(source: string, line: number, name: string, channel: number): void {
+    let s = this.#sources.indexOf(source);
+    if (s === -1) s = this.#sources.push(source) - 1;
+    this.#source.push(s);
+    this.#line.push(line);
+    this.#name.push(name);
+    this.#channel.push(channel);
+  }
+
+  /**
+   * Replaces each entry's name by `keep(name, channel)`: a copy of its own, or undefined when it
+   * is its channel's (names cut from the playlist text would keep all of it alive).
+   */
+  keepNames(keep: (name: string, channel: number) => string | undefined): void {
+    for (let i = 0; i < this.#name.length; i++) this.#name[i] = keep(this.#name[i]!, this.#channel[i]!);
+  }
+
+  /** Entry `i`, its name read from `channels` when it is its channel's. */
+  at(i: number, channels: readonly { readonly name: string }[]): EntryRef {
+    const channel = this.#channel[i]!;
+    return {
+      source: this.#sources[this.#source[i]!]!,
+      line: this.#line[i]!,
+      name: this.#name[i] ?? channels[channel]!.name,
+      channel,
+    };
+  }
+}
+
+/** What matching needs of a stored channel. */
+export interface MatchChannel extends MatchSubject {
+  readonly id: string;
+  readonly source: string;
+}
+
+export interface MatchInput {
+  readonly imp: LiveTvImport;
+  readonly index: GuideIndex;
+  readonly subjects: readonly MatchChannel[];
+  /** The playlist entries kept, in file order, each with its channel's index in `subjects`. */
+  readonly entries: EntryList;
+  readonly overrides: Overrides;
+  /** Guide keys that received a programme in the served window. */
+  readonly keysWritten: ReadonlySet<string>;
+  /** Guide channel ids whose programmes were kept as the guides streamed. */
+  readonly wanted: ReadonlySet<string>;
+  readonly maxListed: number;
+  readonly warn: (warning: ImportWarning) => void;
+}
+
+export interface MatchOutcome {
+  /** Channels with programmes, by the rule that found their guide channel. */
+  readonly matchedBy: MatchCounts;
+  /** Names of the first `maxListed` channels without programmes. */
+  readonly unmatched: string[];
+  /** Guide keys some channel shows (shifted keys included). */
+  readonly keysShown: Set<string>;
+  /** Guide channel ids some channel resolved to (unshifted). */
+  readonly guidesShown: Set<string>;
+  readonly matches: EntryMatch[];
+}
+
+/**
+ * A scored match to a guide channel whose programmes were not kept while the guides streamed is
+ * left for review instead. The playlist side asked "could anything score the threshold" through
+ * its index, which cannot see two words one letter apart (`indiyskoye` / `indiiskoe`); the
+ * scored stage, probing from the playlist's name, sometimes can. A channel matched without its
+ * programmes would show an empty guide.
+ */
+function demoted(match: Resolution, wanted: ReadonlySet<string>): Resolution {
+  if (match.rule !== 'scored' || wanted.has(match.key!)) return match;
+  return { candidates: [{ id: match.key!, score: match.score! }, ...(match.candidates ?? [])].slice(0, 3) };
+}
+
+/** Resolves, stores and reports every channel's guide channel. */
+export function matchChannels(input: MatchInput): MatchOutcome {
+  const { imp, index, subjects, overrides, keysWritten } = input;
+  const matchedBy = { override: 0, tvgId: 0, feed: 0, displayName: 0, normalizedName: 0, scored: 0 };
+  const unmatched: string[] = [];
+  const keysShown = new Set<string>();
+  const guidesShown = new Set<string>();
+  const resolved: Resolution[] = [];
+  for (const channel of subjects) {
+    const match = demoted(index.resolve(channel, overrides), input.wanted);
+    resolved.push(match);
+    const guideKey = match.key === undefined ? undefined : shiftedKey(match.key, channel.shiftHours);
+    if (match.rule === 'override' && match.key !== undefined && !index.has(match.key)) {
+      input.warn({
+        source: channel.source,
+        message: `override for "${channel.name}" names guide channel "${match.key}", which no guide has`,
+      });
+    }
+    if (match.rule !== undefined && guideKey !== undefined && keysWritten.has(guideKey)) matchedBy[match.rule]++;
+    else if (unmatched.length < input.maxListed) unmatched.push(channel.name);
+    if (guideKey !== undefined) {
+      imp.setGuideKey(channel.id, guideKey);
+      keysShown.add(guideKey);
+      guidesShown.add(match.key!);
+    }
+    imp.recordMatch({
+      channelId: channel.id,
+      name: channel.name,
+      pin: channel.tvgId ?? channel.tvgName ?? channel.name,
+      ...(match.key !== undefined ? { guide: match.key } : {}),
+      ...(match.rule !== undefined ? { rule: match.rule } : {}),
+      ...(match.score !== undefined ? { score: match.score } : {}),
+      ...(match.candidates !== undefined ? { candidates: match.candidates } : {}),
+    });
+  }
+  const matches: EntryMatch[] = [];
+  for (let i = 0; i < input.entries.length; i++) {
+    const e = input.entries.at(i, subjects);
+    const channel = subjects[e.channel]!;
+    const match = resolved[e.channel]!;
+    matches.push({
+      source: e.source,
+      line: e.line,
+      name: e.name,
+      channel: channel.id,
+      guide: match.key ?? null,
+      rule: match.rule ?? null,
+      score: match.rule === 'scored' ? (match.score ?? null) : null,
+      candidates: match.rule === undefined || match.rule === 'scored' ? (match.candidates ?? []) : [],
+    });
+  }
+  return { matchedBy, unmatched, keysShown, guidesShown, matches };
+}

@@ -1,0 +1,326 @@
+/**
+ * The guide side of name matching: every display name of every guide channel, read into its form
+ * and indexed by what it can be aligned on. It answers the `normalizedName` rule (equal keys) and
+ * the scored stage (the best guide channel for a playlist channel's names, when it clears the
+ * threshold and clearly beats the runner-up), once every guide has been read.
+ */
+import { feedAt, formOf, markAt, type NameForm, weightAt } from './form.js';
+import { Postings, probeSet } from './postings.js';
+import { FEED, type GuideContext, minCoverP, Scorer } from './score.js';
+import { COUNTRY2 } from './vocabulary.js';
+
+/** A guide channel and how well a playlist channel's name fits it. */
+export interface NameMatch {
+  readonly id: string;
+  /** 0..1, three decimals. */
+  readonly score: number;
+}
+
+export interface ScoredMatch {
+  /** The guide channel chosen: it clears the threshold and beats the runner-up by the margin. */
+  readonly chosen?: NameMatch;
+  /** The closest other guide channels, best first (at most 3). */
+  readonly candidates: readonly NameMatch[];
+}
+
+export interface ScoredOptions {
+  /** Least score a match needs. */
+  readonly threshold: number;
+  /** Least lead of the best guide channel over the runner-up. */
+  readonly margin: number;
+}
+
+/** What the scored stage knows of the whole guide, computed once every guide has been read. */
+interface Frozen {
+  /** Keys of names that other channels' names extend with feed words (`bbc1` of `BBC One Scotland`). */
+  readonly bases: Set<string>;
+  readonly plain: GuideContext;
+  readonly withVariants: GuideContext;
+  /** The names indexed, built once every guide has been read (none of it while they stream). */
+  readonly postings: Postings;
+}
+
+/** Channels kept per key for the exact rule: enough to break ties by country and first name. */
+const KEY_LIST = 8;
+/** Candidates scored per playlist channel at most: the rarest probes come first. */
+const MAX_SCORED = 2_000;
+/** A word probed only for review's candidates must reach at most this many names. */
+const EXTRA_REACH = 200;
+
+/**
+ * Channels and names are kept in parallel arrays, not an object each: a 20,000-channel guide has
+ * some 30,000 names, and what the import holds for the whole of it is what V8 scales the garbage
+ * it lets pile up by (see form.ts).
+ */
+export class GuideNames {
+  // Per channel: its id, the priority of the guide that declared it first, the country its id
+  // names, its first display name as written (a copy: the text it was cut from may be a large
+  // chunk), and its names as a list linked through #nextName (-1 ends it).
+  readonly #ids: string[] = [];
+  readonly #guides: number[] = [];
+  readonly #countries: (string | undefined)[] = [];
+  readonly #texts: (string | undefined)[] = [];
+  readonly #firstName: number[] = [];
+  readonly #lastName: number[] = [];
+  readonly #byId = new Map<string, number>();
+  // Per name: its channel (negative, -1 - channel, for a channel's first name), its form, the next
+  // name of its channel.
+  readonly #nameChannel: number[] = [];
+  readonly #forms: NameForm[] = [];
+  readonly #nextName: number[] = [];
+  /** Key → name, or names (at most KEY_LIST), for the exact rule. */
+  readonly #byKey = new Map<string, number | number[]>();
+  /** Only for the scored stage: without it, names are looked up by key alone. */
+  readonly #scoredStage: boolean;
+  readonly #scorer = new Scorer();
+  #frozen: Frozen | undefined;
+  /** Name numbers already seen in the current search (stamped with `#search`). */
+  #seen = new Int32Array(64);
+  #search = 0;
+
+  constructor(scored = true) {
+    this.#scoredStage = scored;
+  }
+
+  get channelCount(): number {
+    return this.#ids.length;
+  }
+
+  /**
+   * Records guide channel `id` with its display names (read as `forms`), from the guide of
+   * priority `guide`. A channel already known (another guide, or its programmes first) gains the
+   * names it lacked.
+   */
+  add(id: string, names: readonly string[], guide: number, forms = names.map((n) => formOf(n))): void {
+    let c = this.#byId.get(id);
+    if (c === undefined) {
+      c = this.#ids.length;
+      this.#ids.push(id);
+      this.#guides.push(guide);
+      this.#countries.push(countryOfId(id));
+      this.#texts.push(undefined);
+      this.#firstName.push(-1);
+      this.#lastName.push(-1);
+      this.#byId.set(id, c);
+    }
+    if (this.#texts[c] === undefined && names.length > 0)
+      this.#texts[c] = Buffer.from(names[0]!, 'utf8').toString('utf8');
+    for (const form of forms) {
+      if (form.tokens.length === 0 || this.#hasKey(c, form.key)) continue;
+      const n = this.#forms.length;
+      const first = this.#firstName[c] === -1;
+      this.#nameChannel.push(first ? -1 - c : c);
+      this.#forms.push(form);
+      this.#nextName.push(-1);
+      if (first) this.#firstName[c] = n;
+      else this.#nextName[this.#lastName[c]!] = n;
+      this.#lastName[c] = n;
+      const list = this.#byKey.get(form.key);
+      if (list === undefined) this.#byKey.set(form.key, n);
+      else if (typeof list === 'number') this.#byKey.set(form.key, [list, n]);
+      else if (list.length < KEY_LIST) list.push(n);
+      this.#frozen = undefined;
+    }
+  }
+
+  /** Guide channel `id`'s first display name as written and the forms of its names, if it has any. */
+  namesOf(id: string): { text: string; forms: NameForm[] } | undefined {
+    const c = this.#byId.get(id);
+    const text = c === undefined ? undefined : this.#texts[c];
+    if (c === undefined || text === undefined) return undefined;
+    const forms: NameForm[] = [];
+    for (let n = this.#firstName[c]!; n !== -1; n = this.#nextName[n]!) forms.push(this.#forms[n]!);
+    return { text, forms };
+  }
+
+  /**
+   * The guide channel whose display name reads the same as `form` (the `normalizedName` rule):
+   * the one in the playlist's `country` when one is, then one whose first name it is, then the
+   * first seen (guides in priority order, then document order).
+   */
+  byKey(form: NameForm, country?: string): string | undefined {
+    const found = this.#byKey.get(form.key);
+    if (found === undefined) return undefined;
+    const list = typeof found === 'number' ? [found] : found;
+    let pick = list;
+    if (country !== undefined) {
+      const local = list.filter((n) => sameCountry(this.#countries[this.#channelOf(n)], country));
+      if (local.length > 0) pick = local;
+    }
+    const n = pick.find((k) => this.#nameChannel[k]! < 0) ?? pick[0]!;
+    return this.#ids[this.#channelOf(n)];
+  }
+
+  /**
+   * The scored stage for a playlist channel read as `forms` (its tvg-name and name): every guide
+   * channel with a display name that could fit is scored, and the best is chosen when it clears
+   * the threshold and beats the runner-up by the margin (or is the only one in the playlist's
+   * `country` among those within the margin). Otherwise it is left for review, with its candidates.
+   */
+  scored(forms: readonly NameForm[], options: ScoredOptions, country?: string): ScoredMatch {
+    if (!this.#scoredStage) return { candidates: [] };
+    const frozen = this.#freeze();
+    const best = new Map<number, { score: number; key: string }>();
+    const share = minCoverP(options.threshold);
+    for (const p of forms) {
+      this.#visit(frozen.postings, p, share, (n) => {
+        const form = this.#forms[n]!;
+        const score = this.#scorer.score(p, form, frozen.bases.has(form.key) ? frozen.withVariants : frozen.plain);
+        if (score <= 0) return;
+        const c = this.#channelOf(n);
+        const current = best.get(c);
+        if (current === undefined || score > current.score) best.set(c, { score, key: form.key });
+      });
+    }
+    const ranked = [...best.entries()].sort((a, b) => b[1].score - a[1].score || a[0] - b[0]);
+    const top = ranked[0];
+    let chosen: number | undefined;
+    if (top !== undefined && top[1].score >= options.threshold) {
+      // The same name in a later guide is the same channel written twice, not a rival.
+      const rivals = ranked.filter(
+        ([c, s]) => c !== top[0] && !(s.key === top[1].key && this.#guides[c] !== this.#guides[top[0]]),
+      );
+      const runnerUp = rivals[0]?.[1].score ?? 0;
+      if (top[1].score - runnerUp >= options.margin - 1e-9) chosen = top[0];
+      else if (country !== undefined) {
+        const close = [top, ...rivals].filter(([, s]) => top[1].score - s.score < options.margin);
+        const local = close.filter(([c]) => sameCountry(this.#countries[c], country));
+        if (local.length === 1 && local[0]![1].score >= options.threshold) chosen = local[0]![0];
+      }
+    }
+    const match = (c: number, score: number): NameMatch => ({
+      id: this.#ids[c]!,
+      score: Math.round(score * 1000) / 1000,
+    });
+    const candidates = ranked
+      .filter(([c]) => c !== chosen)
+      .slice(0, 3)
+      .map(([c, s]) => match(c, s.score));
+    return chosen === undefined ? { candidates } : { chosen: match(chosen, best.get(chosen)!.score), candidates };
+  }
+
+  #channelOf(n: number): number {
+    const c = this.#nameChannel[n]!;
+    return c < 0 ? -1 - c : c;
+  }
+
+  #hasKey(c: number, key: string): boolean {
+    for (let n = this.#firstName[c]!; n !== -1; n = this.#nextName[n]!) if (this.#forms[n]!.key === key) return true;
+    return false;
+  }
+
+  /** Visits each name that could score at least the bound with `p`, once. */
+  #visit(postings: Postings, p: NameForm, share: number, visit: (n: number) => void): void {
+    if (this.#seen.length < this.#forms.length) this.#seen = new Int32Array(this.#forms.length * 2);
+    const stamp = ++this.#search;
+    let scored = 0;
+    const once = (n: number) => {
+      if (this.#seen[n] === stamp || scored >= MAX_SCORED) return;
+      this.#seen[n] = stamp;
+      scored++;
+      visit(n);
+    };
+    const reach = (i: number) => postings.reach(p, i);
+    // Unaligned, a feed word weighs FEED; every other word its weight.
+    const extra = (i: number) => (feedAt(p, i) ? Math.min(weightAt(p, i), FEED) : weightAt(p, i));
+    const probes = new Set(probeSet(p, share, reach, extra, true));
+    if (probes.size < 2) {
+      // One word more, for the candidates a channel left unmatched shows in review (`BBC One
+      // Wales` has no rare word but `wales`): the rarest of the others, when it is rare enough
+      // to say something.
+      let more = -1;
+      let least = EXTRA_REACH + 1;
+      for (let i = 0; i < p.tokens.length; i++) {
+        if (probes.has(i) || markAt(p, i)) continue;
+        const r = reach(i);
+        if (r < least) {
+          least = r;
+          more = i;
+        }
+      }
+      if (more >= 0) probes.add(more);
+    }
+    // A match that leaves the playlist's dial number out aligns none of its numbers.
+    if (p.marks !== '' && !p.trailingNumber && !p.marks.includes('+')) {
+      for (const i of probeSet(p, share, reach, extra, false)) probes.add(i);
+    }
+    for (const i of probes) postings.probe(p, i, once);
+  }
+
+  /** Document frequencies and the names that variants extend, once the guides are read. */
+  #freeze(): Frozen {
+    if (this.#frozen) return this.#frozen;
+    const df = new Map<string, number>();
+    const bases = new Set<string>();
+    for (let c = 0; c < this.#ids.length; c++) {
+      const own = new Set<string>();
+      const tokens = new Set<string>();
+      for (let n = this.#firstName[c]!; n !== -1; n = this.#nextName[n]!) {
+        own.add(this.#forms[n]!.key);
+        for (const t of this.#forms[n]!.tokens) tokens.add(t);
+      }
+      for (const t of tokens) df.set(t, (df.get(t) ?? 0) + 1);
+      for (let n = this.#firstName[c]!; n !== -1; n = this.#nextName[n]!) {
+        const base = this.#forms[n]!.baseKey;
+        // `Angel TV Arabia` beside `Angel TV` in one channel is that channel's own feed, not a variant.
+        if (base !== undefined && !own.has(base)) bases.add(base);
+      }
+    }
+    const unique = (t: string) => df.get(t) === 1;
+    this.#frozen = {
+      bases,
+      plain: { variants: false, unique },
+      withVariants: { variants: true, unique },
+      postings: new Postings(this.#forms),
+    };
+    return this.#frozen;
+  }
+}
+
+/**
+ * The country an iptv-org-style guide id names (`BBCOne.uk`, `CNN.us@East`), if any.
+ * @example countryOfId('BBCOne.uk@HD') // 'uk'
+ */
+export function countryOfId(id: string): string | undefined {
+  const m = /\.([a-z]{2})(?:@[^.]*)?$/i.exec(id);
+  const code = m?.[1]?.toLowerCase();
+  return code !== undefined && COUNTRY2.has(code) ? code : undefined;
+}
+
+/** Country codes as providers and guides write them, to one form: `gb`, `gbr` → `uk`; `usa` → `us`. */
+const ALIASES: Readonly<Record<string, string>> = {
+  gb: 'uk',
+  gbr: 'uk',
+  usa: 'us',
+  deu: 'de',
+  ger: 'de',
+  fra: 'fr',
+  esp: 'es',
+  ita: 'it',
+  nld: 'nl',
+  ned: 'nl',
+  prt: 'pt',
+  por: 'pt',
+  bra: 'br',
+  can: 'ca',
+  aus: 'au',
+  rus: 'ru',
+  tur: 'tr',
+  pol: 'pl',
+  swe: 'se',
+  nor: 'no',
+  dnk: 'dk',
+  den: 'dk',
+  che: 'ch',
+  sui: 'ch',
+  aut: 'at',
+  bel: 'be',
+  mex: 'mx',
+  arg: 'ar',
+  ind: 'in',
+};
+
+function sameCountry(a: string | undefined, b: string): boolean {
+  if (a === undefined) return false;
+  return (ALIASES[a] ?? a) === (ALIASES[b] ?? b);
+}

@@ -1,0 +1,120 @@
+/**
+ * The playlist side of name matching, known before any guide is read: every playlist channel's
+ * names, read and indexed. While a guide streams, it answers for each guide channel "could any
+ * playlist channel score at least the threshold with one of its display names?" (and which), so
+ * the programmes of guide channels nobody could show are skipped as they come.
+ *
+ * It asks whether a channel *could* match: with the most favourable reading of what the guide
+ * will say (no variants, any dial number left out), so that a channel the scored stage chooses
+ * once every guide is read always had its programmes kept.
+ */
+import { type NameForm, weightAt } from './form.js';
+import { Postings, probeSet } from './postings.js';
+import { OPTIMISTIC, Scorer } from './score.js';
+
+export class PlaylistNames {
+  readonly #threshold: number;
+  /** Distinct forms, each with the subjects (playlist channel numbers) that have it: one, or a list. */
+  readonly #forms: NameForm[] = [];
+  readonly #subjects: (number | number[])[] = [];
+  readonly #byKey = new Map<string, number>();
+  /** Built on first use, once every playlist channel has been added. */
+  #postings: Postings | undefined;
+  readonly #scorer = new Scorer();
+  #seen = new Int32Array(64);
+  #search = 0;
+
+  constructor(threshold: number) {
+    this.#threshold = threshold;
+  }
+
+  /** Records that playlist channel `subject` has a name read as `form`. */
+  add(subject: number, form: NameForm): void {
+    if (form.tokens.length === 0) return;
+    let n = this.#byKey.get(form.key);
+    if (n === undefined) {
+      n = this.#forms.length;
+      this.#forms.push(form);
+      this.#subjects.push(subject);
+      this.#byKey.set(form.key, n);
+      this.#postings = undefined;
+      return;
+    }
+    const list = this.#subjects[n]!;
+    if (typeof list === 'number') {
+      if (list !== subject) this.#subjects[n] = [list, subject];
+    } else if (list[list.length - 1] !== subject) list.push(subject);
+  }
+
+  /**
+   * The playlist channel closest to the guide names `forms` (at least `floor`), with its score:
+   * to say what a guide that matched nothing came closest to.
+   */
+  closest(forms: readonly NameForm[], floor: number): { subject: number; score: number } | undefined {
+    if (this.#forms.length === 0) return undefined;
+    if (this.#seen.length < this.#forms.length) this.#seen = new Int32Array(this.#forms.length * 2);
+    this.#postings ??= new Postings(this.#forms);
+    const postings = this.#postings;
+    let best: { subject: number; score: number } | undefined;
+    for (const g of forms) {
+      if (g.tokens.length === 0) continue;
+      // Each name of the guide channel scores the playlist's names afresh.
+      const stamp = ++this.#search;
+      const probes = probeSet(
+        g,
+        floor,
+        (i) => postings.reach(g, i),
+        (i) => weightAt(g, i),
+        true,
+      );
+      for (const i of probes) {
+        postings.probe(g, i, (n) => {
+          if (this.#seen[n] === stamp) return;
+          this.#seen[n] = stamp;
+          const score = this.#scorer.score(this.#forms[n]!, g, OPTIMISTIC);
+          if (score >= floor && (best === undefined || score > best.score)) {
+            const s = this.#subjects[n]!;
+            best = { subject: typeof s === 'number' ? s : s[0]!, score };
+          }
+        });
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Calls `visit` with each playlist channel that could score at least the threshold with one of
+   * the guide names `forms` (a channel may be visited more than once).
+   */
+  wanting(forms: readonly NameForm[], visit: (subject: number) => void): void {
+    if (this.#forms.length === 0) return;
+    if (this.#seen.length < this.#forms.length) this.#seen = new Int32Array(this.#forms.length * 2);
+    this.#postings ??= new Postings(this.#forms);
+    const postings = this.#postings;
+    for (const g of forms) {
+      if (g.tokens.length === 0) continue;
+      // Each name of the guide channel scores the playlist's names afresh (`Russia 24` finds
+      // nothing in `Россия 24 (Благовещенск)` that `Россия 24` does).
+      const stamp = ++this.#search;
+      // The score is at most covG: the guide name's unprobed weight alone must fall short of it.
+      const probes = probeSet(
+        g,
+        this.#threshold,
+        (i) => postings.reach(g, i),
+        (i) => weightAt(g, i),
+        true,
+      );
+      for (const i of probes) {
+        postings.probe(g, i, (n) => {
+          if (this.#seen[n] === stamp) return;
+          this.#seen[n] = stamp;
+          if (this.#scorer.score(this.#forms[n]!, g, OPTIMISTIC) >= this.#threshold) {
+            const s = this.#subjects[n]!;
+            if (typeof s === 'number') visit(s);
+            else for (const one of s) visit(one);
+          }
+        });
+      }
+    }
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * An inverted index of names by what a name can be aligned on: its tokens, their loose
+ * spellings, and the joins of two or three adjacent tokens (so `RecordTV` finds `Record TV` and
+ * the other way round). Built once, when all its names are known (the playlist's before the
+ * guides stream, the guides' once they are read), as one sorted array of (hash of key, name
+ * number): no string and no object per key. A Map of a string and a list per key held some
+ * 200,000 keys for a 25,000-channel playlist, and V8, scaling the garbage it lets pile up with
+ * what a heap holds, let the benchmark import's heap grow to 255 MB instead of 74 MB. Two keys
+ * of one hash make a probe visit a name more: the scorer then finds nothing in it.
+ */
+import { loose, markAt, type NameForm, weightAt } from './form.js';
+
+/** Name numbers fit in this many bits of an entry; the key's hash takes the 32 above. */
+const NAME_BITS = 21;
+const NAME_LIMIT = 2 ** NAME_BITS;
+
+/** Key kinds, mixed into the hash: a token, a loose spelling, a join. */
+const TOKEN = 1;
+const LOOSE = 2;
+const JOIN = 3;
+
+export class Postings {
+  /** Sorted: hash × 2^21 + name number (exact in a double: 53 bits). */
+  readonly #entries: Float64Array;
+
+  /** Indexes names 0..n-1 (`forms[n]`), at most 2^21 of them. */
+  constructor(forms: readonly NameForm[]) {
+    const count = Math.min(forms.length, NAME_LIMIT);
+    const keys: number[] = [];
+    for (let n = 0; n < count; n++) {
+      const t = forms[n]!.tokens;
+      for (let i = 0; i < t.length; i++) {
+        keys.push(entry(hash(TOKEN, t[i]!), n));
+        const l = loose(t[i]!);
+        if (l !== '') keys.push(entry(hash(LOOSE, l), n));
+        if (i + 1 < t.length) {
+          keys.push(entry(hash(JOIN, t[i]! + t[i + 1]!), n));
+          if (i + 2 < t.length) keys.push(entry(hash(JOIN, t[i]! + t[i + 1]! + t[i + 2]!), n));
+        }
+      }
+    }
+    this.#entries = Float64Array.from(keys).sort();
+  }
+
+  /** How many names a probe of token `i` of `form` reaches at most (to probe the rarest first). */
+  reach(form: NameForm, i: number): number {
+    const t = form.tokens[i]!;
+    const l = loose(t);
+    return this.#count(hash(TOKEN, t)) + this.#count(hash(JOIN, t)) + (l === '' ? 0 : this.#count(hash(LOOSE, l)));
+  }
+
+  /**
+   * Calls `visit` with every name that could align token `i` of `form`: the same token, its loose
+   * spelling, a join equal to it, or a token equal to its join with a neighbour.
+   */
+  probe(form: NameForm, i: number, visit: (n: number) => void): void {
+    const t = form.tokens;
+    const token = t[i]!;
+    this.#each(hash(TOKEN, token), visit);
+    this.#each(hash(JOIN, token), visit);
+    const l = loose(token);
+    if (l !== '') this.#each(hash(LOOSE, l), visit);
+    // The joins this token is part of, against single tokens of the other names.
+    const before = i > 0 ? t[i - 1]! : undefined;
+    const after = i + 1 < t.length ? t[i + 1]! : undefined;
+    if (before !== undefined) {
+      this.#each(hash(TOKEN, before + token), visit);
+      if (i > 1) this.#each(hash(TOKEN, t[i - 2]! + before + token), visit);
+      if (after !== undefined) this.#each(hash(TOKEN, before + token + after), visit);
+    }
+    if (after !== undefined) {
+      this.#each(hash(TOKEN, token + after), visit);
+      if (i + 2 < t.length) this.#each(hash(TOKEN, token + after + t[i + 2]!), visit);
+    }
+  }
+
+  #count(h: number): number {
+    return this.#lowerBound(h + 1) - this.#lowerBound(h);
+  }
+
+  #each(h: number, visit: (n: number) => void): void {
+    const e = this.#entries;
+    const end = h * NAME_LIMIT + NAME_LIMIT;
+    for (let k = this.#lowerBound(h); k < e.length && e[k]! < end; k++) visit(e[k]! % NAME_LIMIT);
+  }
+
+  /** The first entry of hash `h` or above. */
+  #lowerBound(h: number): number {
+    const e = this.#entries;
+    const target = h * NAME_LIMIT;
+    let lo = 0;
+    let hi = e.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (e[mid]! < target) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+function entry(h: number, n: number): number {
+  return h * NAME_LIMIT + n;
+}
+
+/** FNV-1a of `kind` and the UTF-16 units of `text`, as an unsigned 32-bit number. */
+function hash(kind: number, text: string): number {
+  let h = (0x811c9dc5 ^ kind) >>> 0;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/**
+ * The tokens of `form` to probe so that every name scoring at least the bound shares one of
+ * them: the rarest first, until the weight left unprobed could not reach `share` of the name's
+ * weight on its own. `extra(i)` is what token `i` weighs when unaligned (its least, for a bound
+ * that holds whatever the guide says). Numbers are probed only when `marks` (a match must have
+ * the same numbers); otherwise they count as unaligned from the start.
+ */
+export function probeSet(
+  form: NameForm,
+  share: number,
+  reach: (i: number) => number,
+  extra: (i: number) => number,
+  marks: boolean,
+): number[] {
+  const order: number[] = [];
+  let rest = 0;
+  let probed = 0;
+  for (let i = 0; i < form.tokens.length; i++) {
+    if (!marks && markAt(form, i)) probed += weightAt(form, i);
+    else {
+      order.push(i);
+      rest += weightAt(form, i);
+    }
+  }
+  const reached = order.map((i) => reach(i));
+  const byReach = order.map((_, k) => k).sort((a, b) => reached[a]! - reached[b]!);
+  const probes: number[] = [];
+  for (const k of byReach) {
+    // Unaligned, the probed tokens weigh at least `probed`; aligned, the others at most `rest`.
+    if (probed > 0 && probed / (rest + probed) > 1 - share) break;
+    const i = order[k]!;
+    probes.push(i);
+    probed += extra(i);
+    rest -= weightAt(form, i);
+  }
+  return probes;
+}

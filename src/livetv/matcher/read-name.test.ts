@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { formOf } from './form.js';
+import { countryOf, readName } from './read-name.js';
+
+const tokens = (name: string) => readName(name).tokens.join(' ');
+
+describe('readName: what identifies a channel and what does not', () => {
+  it.each([
+    // Real names of the matching corpus, as iptv-org writes them and as panels do.
+    ['CBBC HD (1080p) (HEVC) [Geo-blocked]', 'cbbc'],
+    ['|UK| CBBC FHD', 'cbbc'],
+    ['Action 24 (1080p) [Not 24/7]', 'action 24'],
+    ['[GR] Action 24', 'action 24'],
+    ['AE ● Al Arabiya Programs FHD 50FPS', 'al arabiya programs'],
+    ['US - ABN Afghanistan', 'abn afghanistan'],
+    ['GR| Acheloos TV HEVC', 'acheloos tv'],
+    ['|GR| Astra TV ᴴᴰ', 'astra tv'],
+    ['ABC WEST HD+', 'abc west'],
+    ['[RU] .RED HD', 'red'],
+    ['2x2 SD HEVC', '2 x 2'],
+    ['Novasports5HD', 'novasports 5'],
+    ['TV5MONDE', 'tv 5 monde'],
+    ['&xplor HD (1080p)', 'andxplor'],
+    ['BFM Nice Côte d’Azur (1080p)', 'bfm nice cote dazur'],
+    // Prefixes and tags the dev set does not use.
+    ['DE ★ ProSieben', 'prosieben'],
+    ['FR | TF1 UHD 4K', 'tf 1'],
+    ['USA: ABC', 'abc'],
+    ['EX-YU: RTS 1 1080p50', 'rts 1'],
+    ['bbc one scotland ʰᵈ', 'bbc 1 scotland'],
+    ['|US|  CNN   VIP  RAW', 'cnn'],
+    ['History (Backup)', 'history'],
+    ['Das Erste H.265', 'das erste'],
+  ])('%s → %s', (name, expected) => {
+    expect(tokens(name)).toBe(expected);
+  });
+
+  it('takes the country of a prefix or a bracket as a hint', () => {
+    expect(readName('|UK| BBC One').country).toBe('uk');
+    expect(readName('US ● ABN Bible Movies').country).toBe('us');
+    expect(readName('AR: Al Jazeera').country).toBe('ar');
+    expect(readName('World Poker Tour (EN)').country).toBe('en');
+    // `Al-Jazeera` is a name: a code needs a separator and a space, or brackets.
+    expect(readName('Al-Jazeera').country).toBeUndefined();
+    expect(countryOf('UK | Entertainment')).toBe('uk');
+    expect(countryOf('USA')).toBe('usa');
+    expect(countryOf('Sport')).toBeUndefined();
+  });
+
+  it('keeps numbers, `+` and time shifts as marks that must agree', () => {
+    expect(formOf('Fox Sports 1').marks).not.toBe(formOf('Fox Sports 2').marks);
+    expect(formOf('ATV').marks).not.toBe(formOf('ATV +').marks);
+    expect(formOf('ATV+').key).toBe(formOf('ATV +').key);
+    expect(readName('НТВ +4').shift).toBe(4);
+    expect(readName('Arte +1').shift).toBe(1);
+    expect(formOf('Arte +1').key).not.toBe(formOf('Arte 1').key);
+    expect(readName('Canal+').shift).toBe(0);
+    expect(tokens('12 канал')).toBe('12 kanal');
+  });
+
+  it('transliterates Cyrillic and Greek, so both spellings read alike', () => {
+    expect(formOf('Россия 24').key).toBe(formOf('Rossiya 24').key);
+    expect(tokens('Суббота!')).toBe('subbota');
+    expect(tokens('Охота и рыбалка')).toBe('okhota i rybalka');
+    expect(tokens('ΣΚΑΪ')).toBe('skai');
+  });
+
+  it('keeps what brackets say about a region, and drops notes and tags in them', () => {
+    expect(tokens('Россия 24 (Благовещенск)')).toBe('rossiya 24 blagoveshchensk');
+    expect(readName('Россия 24 (Благовещенск)').bracketed).toEqual([false, false, true]);
+    expect(tokens('Sky News Arabia (Portrait) (1280p) [Not 24/7]')).toBe('sky news arabia portrait');
+  });
+
+  it('reads `&` and number words', () => {
+    expect(formOf('A&E').key).toBe('ae');
+    expect(formOf('Rock & Roll TV').key).toBe(formOf('rock and roll tv').key);
+    expect(formOf('BBC One').key).toBe(formOf('BBC 1 HD').key);
+    // A name of tags only is kept as it is, not emptied.
+    expect(tokens('HD')).toBe('hd');
+  });
+});

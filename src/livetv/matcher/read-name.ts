@@ -1,0 +1,221 @@
+/**
+ * Reads a channel name as written in the wild into what identifies the channel and what does
+ * not. `|UK| BBC One Scotland FHD`, `BBC One Scotland (1080p) [Geo-blocked]` and
+ * `bbc one scotland ʰᵈ` all read as the tokens `bbc 1 scotland` with the country hint `uk`.
+ *
+ * Dropped: a country or language prefix (`UK: `, `|UK| `, `[UK] `, `UK - `, `DE ★ `, `EX-YU: `),
+ * quality and format tags wherever they stand (`HD`, `FHD`, `4K`, `HEVC`, `H.265`, `50FPS`,
+ * `(1080p)`, `ᴴᴰ`), iptv-org's notes and panels' labels in brackets (`[Geo-blocked]`,
+ * `[Not 24/7]`, `(Backup)`), punctuation, case and accents. Kept: every other word, numbers
+ * (`Fox Sports 1` is not `Fox Sports 2`), a `+` that is part of the name (`ATV +`, `Canal+`),
+ * and a time shift (`+1`) apart, since only a channel with the same shift may match. Cyrillic and
+ * Greek are transliterated to Latin, so `Россия 24` reads as `rossiya 24`.
+ */
+import {
+  COUNTRY2,
+  COUNTRY3,
+  CYRILLIC,
+  GREEK,
+  LANGUAGE2,
+  NOTE_WORDS,
+  NUMBER_WORDS,
+  QUALITY_PATTERNS,
+  QUALITY_PHRASES,
+  QUALITY_WORDS,
+  REGIONS,
+} from './vocabulary.js';
+
+/** A channel name read into its identity. */
+export interface NameReading {
+  /** What identifies the channel, in order: lower-case Latin (or the name's own script) words, numbers and `+`. */
+  readonly tokens: readonly string[];
+  /** Per token: was it inside brackets (`Россия 24 (Благовещенск)`): a feed or region, often. */
+  readonly bracketed: readonly boolean[];
+  /** A time shift written in the name (`+1` → 1), 0 when none. */
+  readonly shift: number;
+  /** The country or language a prefix, suffix or bracket named (`uk`, `usa`, `ar`), as written, lower-cased. */
+  readonly country?: string;
+}
+
+/** Hours a `+N` mark may shift by; a larger number is part of the name (`Canal +24`? no: `+24` stays). */
+const MAX_SHIFT = 12;
+
+/**
+ * Reads a channel name.
+ * @example readName('|UK| BBC One Scotland FHD') // { tokens: ['bbc', '1', 'scotland'], shift: 0, country: 'uk' }
+ */
+export function readName(name: string): NameReading {
+  const ascii = !NON_ASCII.test(name);
+  let text = (ascii ? name : name.normalize('NFKC').replace(/[’‘ʼ`´]/g, "'"))
+    .replace(/[\u0000-\u001f\s]+/g, ' ')
+    .trim();
+  let country: string | undefined;
+  // A prefix (at most two: `|UK| VIP: …`) that is a country, language or region code, or a tag.
+  for (let i = 0; i < 2; i++) {
+    const prefix = PREFIX.exec(text);
+    if (!prefix) break;
+    const code = (prefix[1] ?? prefix[2]!).toLowerCase();
+    if (isCountry(code)) country ??= code.replace(/-/g, '');
+    else if (!isTag(code)) break;
+    text = text.slice(prefix[0].length);
+  }
+  text = ascii ? text.toLowerCase() : fold(text);
+  text = text.replace(QUALITY_PHRASES, ' ');
+  // Brackets: notes and tags go; a country code is a hint; anything else is part of the name
+  // (`Россия 24 (Благовещенск)`, `ABC (KERO)`).
+  text = text.replace(/[([{]([^()[\]{}]*)[)\]}]/g, (_all, inner: string) => {
+    const words = inner.split(/[^\p{L}\p{N}/+]+/u).filter((w) => w !== '');
+    if (words.length === 1 && isCountry(words[0]!)) {
+      country ??= words[0]!;
+      return ' ';
+    }
+    if (words.every((w) => NOTE_WORDS.has(w) || isTag(w))) return ' ';
+    return ` ${OPEN}${inner}${CLOSE} `;
+  });
+  // A time shift: `Arte +1`, `Sky Atlantic +1HD` (a tag glued to it), or glued to the name at
+  // its end (`FOX8+2`); `Canal+ 1` is `Canal+`'s channel 1.
+  let shift = 0;
+  const shifted = (all: string, lead: string, hours: string) => {
+    const n = Number(hours);
+    if (n === 0 || n > MAX_SHIFT || shift !== 0) return all;
+    shift = n;
+    return `${lead} `;
+  };
+  text = text
+    .replace(/(\+\s?\d{1,2})([fuq]?hd|sd|hevc)(?![\p{L}\p{N}])/gu, '$1 $2')
+    .replace(/(^|\s)\+\s?(\d{1,2})(?:\s?h)?(?![\p{L}\p{N}])/gu, shifted)
+    .replace(/([\p{L}\p{N}])\+(\d{1,2})(?:h)?\s*$/u, shifted);
+  const raw: string[] = [];
+  const inside: boolean[] = [];
+  let depth = 0;
+  for (const part of text.split(/([\u0001\u0002])/)) {
+    if (part === OPEN) depth++;
+    else if (part === CLOSE) depth = Math.max(0, depth - 1);
+    else {
+      for (const word of part.split(/[^\p{L}\p{N}+&']+/u)) {
+        for (const token of splitWord(word)) {
+          raw.push(token);
+          inside.push(depth > 0);
+        }
+      }
+    }
+  }
+  const keep = raw.map((t, i) => !(isTagToken(t, raw[i + 1]) || (t === '+' && i > 0 && isTagToken(raw[i - 1]!, '+'))));
+  const any = keep.some(Boolean);
+  const tokens: string[] = [];
+  const bracketed: boolean[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    if (any && !keep[i]) continue;
+    tokens.push(raw[i]!);
+    bracketed.push(inside[i]!);
+  }
+  joinLetters(tokens, bracketed);
+  for (let i = 0; i < tokens.length; i++) tokens[i] = NUMBER_WORDS.get(tokens[i]!) ?? tokens[i]!;
+  return { tokens, bracketed, shift, ...(country !== undefined ? { country } : {}) };
+}
+
+/** Marks around the words of a bracket, while the name is read. */
+const OPEN = '\u0001';
+const CLOSE = '\u0002';
+
+/**
+ * `|UK| `, `[UK] `, `(FR) `: a short code in brackets or bars; `UK: `, `UK - `, `UK| `, `DE ★ `,
+ * `EX-YU: `: a short code, a separator and a space (`Al-Jazeera` is a name, `UK:BBC` a prefix).
+ */
+const PREFIX =
+  /^\s*(?:[|[({]\s*([\p{L}\p{N}]{2,6}(?:-[\p{L}]{2})?)\s*[|\])}]\s*|([\p{L}\p{N}]{2,6}(?:-[\p{L}]{2})?)(?::\s*|\s*(?:[|:\-–—●•·★☆»›►▶/\\]|\p{So})+\s+))/u;
+
+function isCountry(code: string): boolean {
+  const c = code.toLowerCase();
+  return COUNTRY2.has(c) || COUNTRY3.has(c) || LANGUAGE2.has(c) || REGIONS.has(c);
+}
+
+function isTag(word: string): boolean {
+  const w = word.toLowerCase();
+  if (QUALITY_WORDS.has(w)) return true;
+  // Every pattern holds a digit or an `hd`/`sd`: most words need no regular expression.
+  return (DIGIT.test(w) || w.includes('hd') || w.includes('sd')) && QUALITY_PATTERNS.some((p) => p.test(w));
+}
+
+const DIGIT = /\d/;
+const NON_ASCII = /[^\x00-\x7f]/;
+const TRANSLITERATED = /[\u0370-\u03ff\u0400-\u04ff]/;
+
+/** A token that is a tag: a quality word, or the `hd` of `HD+` (`next` is the token after it). */
+function isTagToken(token: string, next: string | undefined): boolean {
+  if (token === '+') return false;
+  return isTag(token) || (next === '+' && /^[fuq]?hd$/.test(token));
+}
+
+/** Lower case, no accents, Latin for Cyrillic and Greek; `&` between letters kept (`A&E`). */
+function fold(text: string): string {
+  const lower = text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toUpperCase() // folds ß to SS
+    .toLowerCase()
+    .normalize('NFC');
+  if (!TRANSLITERATED.test(lower)) return lower;
+  let out = '';
+  for (const ch of lower) out += CYRILLIC[ch] ?? GREEK[ch] ?? ch;
+  return out;
+}
+
+/**
+ * One word of a name into tokens: letters and digits apart (`hsn2` → `hsn 2`, `tv5monde` →
+ * `tv 5 monde`), a `+` apart (`canal+` → `canal +`), `&` inside a word dropped (`a&e` → `ae`),
+ * a leading `&` read as "and" (`&xplor` → `andxplor`), apostrophes dropped (`d'azur` → `dazur`).
+ * Quality tags glued to letters (`1080p`, `4k`) stay whole so they are recognised.
+ */
+function splitWord(word: string): string[] {
+  if (word === '') return [];
+  if (/^&+$/.test(word)) return ['and'];
+  let w = word.replace(/'/g, '');
+  w = w.replace(/^&+(?=\p{L})/u, 'and').replace(/(?<=\p{L})&+(?=\p{L})/gu, '');
+  const out: string[] = [];
+  for (const part of w.split(/(\++)/)) {
+    if (part === '') continue;
+    if (part.startsWith('+')) {
+      out.push('+');
+      continue;
+    }
+    for (const piece of part.split('&')) {
+      if (piece === '') continue;
+      if (isTag(piece)) {
+        out.push(piece);
+        continue;
+      }
+      for (const run of piece.match(/\p{N}+|\P{N}+/gu) ?? []) out.push(run);
+    }
+  }
+  return out;
+}
+
+/** Runs of two or more single letters are one word, in place: `T V N` → `tvn`, `A E` → `ae`. */
+function joinLetters(tokens: string[], bracketed: boolean[]): void {
+  for (let i = 0; i < tokens.length; i++) {
+    if (!isLetter(tokens[i]!)) continue;
+    let j = i + 1;
+    while (j < tokens.length && isLetter(tokens[j]!) && bracketed[j] === bracketed[i]) j++;
+    if (j - i > 1) {
+      tokens.splice(i, j - i, tokens.slice(i, j).join(''));
+      bracketed.splice(i, j - i, bracketed[i]!);
+    }
+  }
+}
+
+function isLetter(token: string): boolean {
+  return token.length === 1 && /\p{L}/u.test(token);
+}
+
+/**
+ * The country or language a text names: a code on its own (`USA`, `uk`), or a prefix (`UK | News`).
+ * @example countryOf('UK | Entertainment') // 'uk'
+ */
+export function countryOf(text: string): string | undefined {
+  const t = text.normalize('NFKC').trim();
+  if (isCountry(t)) return t.toLowerCase().replace(/-/g, '');
+  const prefix = PREFIX.exec(`${t} `);
+  const code = prefix ? (prefix[1] ?? prefix[2]!) : undefined;
+  return code !== undefined && isCountry(code) ? code.toLowerCase().replace(/-/g, '') : undefined;
+}

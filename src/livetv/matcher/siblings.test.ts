@@ -1,0 +1,180 @@
+/**
+ * Siblings never win, on real names: the matching corpus (../shared/corpus/matching, every name
+ * 561 guide sites give 7,907 channels of 33 countries) read through the real GuideIndex. A
+ * playlist channel named as one guide channel, in a panel's style, must never get a sibling:
+ * another number (`Fox Sports 1` / `Fox Sports 2`, `12 канал` / `8 канал`), another time shift
+ * (`Sky Atlantic` / `Sky Atlantic +1`), another region (`Россия 24 (Благовещенск)` /
+ * `Россия 1 HD`, a channel and its regional variant), or a look-alike (`RTG TV` / `RT TV`,
+ * `Ace TV` / `A&E`).
+ */
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { GuideIndex, type MatchSubject } from '../match.js';
+import { formOf } from './form.js';
+
+interface Country {
+  readonly guide: [string, string[]][];
+  readonly entries: [string, string[], string, string | null, string, string][];
+}
+const corpus = JSON.parse(
+  gunzipSync(readFileSync(new URL('../../../../shared/corpus/matching/dev.json.gz', import.meta.url))).toString('utf8'),
+) as { countries: Record<string, Country> };
+
+const none = new Map<string, string | null>();
+const subject = (name: string): MatchSubject => ({ name, shiftHours: 0 });
+
+function guideOf(cc: string, keep: (i: number) => boolean = () => true) {
+  const index = new GuideIndex();
+  const names = new Map<string, string[]>();
+  for (const [i, [id, list]] of corpus.countries[cc]!.guide.entries()) {
+    if (!keep(i)) continue;
+    index.add({ id, displayNames: list.map((text) => ({ text })) });
+    names.set(id, list);
+  }
+  return { index, names };
+}
+
+/** The guide channel `name` resolves to, in every style a playlist writes it. */
+function resolved(index: GuideIndex, cc: string, name: string): (string | undefined)[] {
+  const styles = [name, `|${cc.toUpperCase()}| ${name} FHD`, `${cc.toUpperCase()}: ${name.toUpperCase()} (1080p)`];
+  return styles.map((s) => index.resolve(subject(s), none).key);
+}
+
+describe('look-alikes and siblings the fuzzy matcher took, as the corpus has them', () => {
+  it.each([
+    ['ru', 'RTG TV (576p)', 'g340', ['g233']], // RT TV
+    ['ru', 'RTG TV HD (1080p)', 'g340', ['g233']],
+    ['ru', '12 канал (1080p)', undefined, ['g241']], // 8 канал
+    ['us', 'Ace TV (480p)', undefined, ['g1803', 'g2638']], // A&E
+    ['ru', 'Россия 24 (Благовещенск) (576p)', 'g289', ['g120']], // Россия 1 HD
+    ['us', 'Fox Sports 1 (720p)', 'g453', ['g158', 'g1932']], // Fox Sports 2
+    ['us', 'Fox Sports 2 (720p)', undefined, ['g453']],
+    ['be', 'ATV (1080p)', 'g12', []],
+  ])('%s "%s" gets %s, never %j', (cc, name, truth, never) => {
+    const { index } = guideOf(cc);
+    for (const key of resolved(index, cc, name)) {
+      if (truth !== undefined && key !== undefined) expect([truth, key]).toContain(key);
+      expect(never).not.toContain(key);
+    }
+  });
+
+  it('tells ATV from ATV + and Arte from Arte +1 whichever the guide lists first', () => {
+    for (const order of [
+      ['atv', 'atvplus'],
+      ['atvplus', 'atv'],
+    ]) {
+      const index = new GuideIndex();
+      for (const id of order) index.add({ id, displayNames: [{ text: id === 'atv' ? 'ATV' : 'ATV +' }] });
+      expect(index.resolve(subject('TR: ATV HD'), none).key).toBe('atv');
+      expect(index.resolve(subject('|TR| ATV+ FHD'), none).key).toBe('atvplus');
+    }
+    const index = new GuideIndex();
+    index.add({ id: 'arte', displayNames: [{ text: 'Arte' }] });
+    expect(index.resolve(subject('FR: Arte +1 HD'), none).key).toBeUndefined();
+  });
+});
+
+describe('no sibling wins anywhere in the corpus', () => {
+  const countries = Object.keys(corpus.countries);
+
+  /** Every name of `cc`'s guide with a number or a time shift, and its channel's position. */
+  function marked(cc: string): [number, string][] {
+    const out: [number, string][] = [];
+    for (const [i, [, list]] of corpus.countries[cc]!.guide.entries()) {
+      for (const name of list) {
+        const form = formOf(name);
+        if (form.marks !== '' || form.shift !== 0) out.push([i, name]);
+      }
+    }
+    return out;
+  }
+
+  /** Fails unless guide channel `key` has a name with the numbers and shift of `name`. */
+  function sameMarks(cc: string, names: Map<string, string[]>, name: string, key: string | undefined): number {
+    if (key === undefined) return 0;
+    const form = formOf(name);
+    const same = names.get(key)!.some((n) => formOf(n).shift === form.shift && formOf(n).marks === form.marks);
+    if (!same) expect.fail(`${cc} "${name}" got ${key} ${JSON.stringify(names.get(key))}`);
+    return 1;
+  }
+
+  it('a name with a number or a time shift never gets a channel without that number or shift', () => {
+    let checked = 0;
+    for (const cc of countries) {
+      const { index, names } = guideOf(cc);
+      for (const [, name] of marked(cc)) {
+        // As written, and with a word the guide lacks, so that the scored stage decides.
+        for (const key of resolved(index, cc, name)) checked += sameMarks(cc, names, name, key);
+        const scored = index.resolve(subject(`${cc.toUpperCase()} ● ${name} TV Europe`), none);
+        checked += sameMarks(cc, names, name, scored.key);
+      }
+    }
+    expect(checked).toBeGreaterThan(3_000);
+  });
+
+  it('nor when the guide lacks the right channel', () => {
+    let scored = 0;
+    for (const cc of countries) {
+      // Half the guide's channels; the names of the other half must find nothing rather than a sibling.
+      const { index, names } = guideOf(cc, (i) => i % 2 === 0);
+      for (const [i, name] of marked(cc)) {
+        if (i % 2 === 0) continue;
+        for (const style of [name, `|${cc.toUpperCase()}| ${name} HD`, `${name} TV Europe`]) {
+          const match = index.resolve(subject(style), none);
+          sameMarks(cc, names, name, match.key);
+          if (match.rule === 'scored' || match.candidates !== undefined) scored++;
+        }
+      }
+    }
+    // The scored stage looked at many of them (it had candidates), and chose no sibling.
+    expect(scored).toBeGreaterThan(500);
+  });
+
+  it('a channel and its regional variant each keep their own name', () => {
+    let pairs = 0;
+    let found = 0;
+    for (const cc of countries) {
+      const { index, names } = guideOf(cc);
+      // Channels by key, and the keys variants extend (`BBC One Scotland` over `BBC One`).
+      const byKey = new Map<string, Set<string>>();
+      for (const [id, list] of names) {
+        for (const n of list) {
+          const key = formOf(n).key;
+          if (!byKey.has(key)) byKey.set(key, new Set());
+          byKey.get(key)!.add(id);
+        }
+      }
+      for (const [id, list] of names) {
+        for (const n of list) {
+          const form = formOf(n);
+          const bases = form.baseKey === undefined ? undefined : byKey.get(form.baseKey);
+          if (bases === undefined || bases.has(id)) continue;
+          const owners = byKey.get(form.key)!;
+          const base = [...bases].find((b) => !owners.has(b));
+          if (base === undefined) continue;
+          pairs++;
+          // The variant's name gets a channel of that name, never the base channel alone; as
+          // written (the exact rules) and with a word more (the scored stage).
+          const baseName = names.get(base)!.find((b) => formOf(b).key === form.baseKey)!;
+          for (const key of resolved(index, cc, n)) {
+            if (key !== undefined && !owners.has(key)) expect.fail(`${cc} "${n}" got ${key}, not ${[...owners]}`);
+          }
+          const scored = index.resolve(subject(`${n} TV`), none).key;
+          if (scored === undefined || owners.has(scored)) found += scored === undefined ? 0 : 1;
+          else expect.fail(`${cc} "${n} TV" got ${scored}, not ${[...owners]}`);
+          // The base's name never gets a channel named only as the variant (with a region more in
+          // brackets: a word such as `TV` or `Europe` can make another real name, `Globo TV` the
+          // channel also named `TV Globo`, `Film+ Europe` the one named `Film Europe +`).
+          const more = index.resolve(subject(`${baseName} (Zentrum)`), none).key;
+          for (const key of [...resolved(index, cc, baseName), more]) {
+            if (key !== undefined && !bases.has(key)) expect.fail(`${cc} "${baseName}" got ${key}, not ${[...bases]}`);
+          }
+        }
+      }
+    }
+    expect(pairs).toBeGreaterThan(20);
+    // With a word more, the scored stage still finds the variant itself for most of them.
+    expect(found).toBeGreaterThan(pairs * 0.6);
+  });
+});
