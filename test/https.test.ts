@@ -138,8 +138,11 @@ describe('listen({ tls })', () => {
       expect(await servedSerial(running.port, ca.certFile)).toBe('1001');
       expect((await httpsGet(running.port, '/manifest.json')).status).toBe(200);
 
-      // The whole certificate, the key not yet: a pair that does not match is not taken either.
-      writeFileSync(certFile, whole);
+      // The whole certificate, the key not yet: a pair that does not match is not taken either. Renamed
+      // into place: written over in place, a check between the truncation and the write read another
+      // cut certificate first (seen under load).
+      writeFileSync(`${certFile}.new`, whole);
+      renameSync(`${certFile}.new`, certFile);
       await until(
         async () => events.length,
         (n) => n >= 2,
