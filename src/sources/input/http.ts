@@ -53,6 +53,7 @@ export async function openHttp(
 ): Promise<RawSource | SourceNotModified> {
   const allow = addressPolicy(options);
   const headers: Record<string, string> = {
+    ...extraHeaders(options.headers),
     'user-agent': options.userAgent ?? DEFAULT_USER_AGENT,
     'accept-encoding': 'gzip',
     accept: '*/*',
@@ -73,6 +74,7 @@ export async function openHttp(
       : limits.connectTimeoutMs;
     let response: IncomingMessage;
     try {
+      await options.beforeRequest?.(url, deadline.signal);
       response = await send(url, headers, allow, hop, connectTimeoutMs, deadline.signal, hosts);
     } catch (error) {
       if (deadline.signal.aborted) throw deadline.signal.reason;
@@ -108,6 +110,13 @@ export async function openHttp(
     }
     return bodyOf(response, label, url, limits.maxBytes, deadline);
   }
+}
+
+/** The caller's extra headers, names lower-cased so the reader's own always win. */
+function extraHeaders(given: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(given ?? {})) out[name.toLowerCase()] = value;
+  return out;
 }
 
 function send(
@@ -168,7 +177,14 @@ function bodyOf(response: IncomingMessage, label: string, url: URL, maxBytes: nu
       deadline.signal.removeEventListener('abort', onAbort);
     }
   }
-  return { notModified: false, body: body(), metadata, destroy: () => response.destroy() };
+  return {
+    notModified: false,
+    body: body(),
+    metadata,
+    destroy: () => response.destroy(),
+    url,
+    status: response.statusCode ?? 200,
+  };
 }
 
 function metadataOf(response: IncomingMessage, label: string, url: URL): SourceMetadata {
