@@ -6,6 +6,7 @@
  */
 import { libraryMigrations } from '../library/migrations.js';
 import { coreMigrations } from './core.js';
+import { healthMigrations } from './health.js';
 import { liveTvMigrations } from './livetv.js';
 import type { Migration } from './migration.js';
 
@@ -23,4 +24,5 @@ export const MIGRATIONS: readonly Migration[] = [
   coreMigrations[2]!,
   liveTvMigrations[4]!,
   liveTvMigrations[5]!,
+  healthMigrations[0]!,
 ];
