@@ -5,11 +5,13 @@ import {
   describeManifestChange,
   formatCounts,
   formatTime,
+  type HealthCounts,
   lastManifestChange,
   openStore,
   type SourceState,
 } from '../../store/index.js';
 import type { Command } from '../command.js';
+import { changeJson, stateCounts } from '../health.js';
 import { resolveSettings, STORE_OPTIONS } from '../resolve.js';
 
 /** One source as `status --json` prints it. */
@@ -23,6 +25,8 @@ interface SourceStatus {
   /** What is served from this source now. */
   readonly serving: string;
   readonly ok: boolean;
+  /** Its stream URLs by the state of their last health check (docs/health.md). */
+  readonly health?: Omit<HealthCounts, 'origin'>;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -135,7 +139,25 @@ export const statusCommand: Command = {
     }
     const store = openStore(db);
     try {
-      const sources = store.sourceStates().map(statusOf);
+      const pass = store.lastHealthPass();
+      // Health counts once a pass has run (until then every stream is unchecked: nothing to say).
+      const byOrigin = new Map(pass ? store.healthBySource().map(({ origin, ...counts }) => [origin, counts]) : []);
+      const sources = store.sourceStates().map((state) => {
+        const counts = byOrigin.get(state.key);
+        return counts ? { ...statusOf(state), health: counts } : statusOf(state);
+      });
+      // "Changed" means in the last pass: since it started.
+      const changed = pass ? store.healthChanges(pass.startedAt, 10_000) : [];
+      const health = pass
+        ? {
+            lastPass: {
+              at: iso(pass.finishedAt ?? pass.startedAt),
+              startedAt: iso(pass.startedAt),
+              ...(pass.report as object),
+            },
+            changed: changed.map(changeJson),
+          }
+        : undefined;
       const last = store.lastImport();
       const manifest = lastManifestChange(store);
       const ok = sources.length > 0 && sources.every((s) => s.ok);
@@ -155,6 +177,7 @@ export const statusCommand: Command = {
                   }
                 : {}),
               sources,
+              ...(health ? { health } : {}),
               ...(manifest ? { manifestChange: { ...manifest, at: iso(manifest.at) } } : {}),
               ...(sets ? { hosted: { dir: hostedDir, sets: sets.map(setStatus) } } : {}),
             },
@@ -184,6 +207,12 @@ export const statusCommand: Command = {
           lines.push(`       failing since: ${formatTime(Date.parse(s.keptSince))}`);
         else if (s.keptSince) lines.push(`       kept since:   ${formatTime(Date.parse(s.keptSince))}`);
         lines.push(`       serving:      ${s.serving}`);
+        if (s.health) lines.push(`       health:       ${stateCounts(s.health)}`);
+      }
+      if (pass) {
+        lines.push(
+          `health: last pass ${formatTime(pass.finishedAt ?? pass.startedAt)}, ${changed.length.toLocaleString('en-US')} stream${changed.length === 1 ? '' : 's'} changed state (listed by --json)`,
+        );
       }
       if (manifest) lines.push(`manifest: ${formatTime(manifest.at)}: ${describeManifestChange(manifest)}`);
       if (sets) lines.push(...setLines(hostedDir, sets));

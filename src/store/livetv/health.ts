@@ -229,7 +229,7 @@ export interface HealthWriter {
 export interface HealthPassInput {
   readonly startedAt: number;
   readonly results: readonly HealthResult[];
-  /** Kept as the pass's record (`imports.report`): counts, requests, what was skipped. */
+  /** Kept as the pass's record (`imports.report`), with `changed`, how many streams changed state. */
   readonly report: unknown;
   readonly lockTimeoutMs?: number;
 }
@@ -298,7 +298,7 @@ export async function recordHealthPass(host: HealthWriter, pass: HealthPassInput
         HEALTH_IMPORT_KIND,
         pass.startedAt,
         now,
-        JSON.stringify(pass.report),
+        JSON.stringify({ ...(pass.report as object), changed: changes.length }),
       );
     });
     await withLockRetry(() => write.immediate(), lockTimeoutMs);
