@@ -19,7 +19,7 @@ export interface ChannelFilter {
   readonly except?: HiddenChannels;
 }
 
-/** Channels left out of lists, for one data version: as a set, and as the JSON the store takes. */
+/** Channels left out of lists, for one data version: their ids, and their row ids as the JSON the store takes. */
 export interface HiddenChannels {
   readonly ids: ReadonlySet<string>;
   readonly json: string;
@@ -37,8 +37,11 @@ export function createHiddenChannels(store: Store, health: HealthServing): () =>
     if (!health.hideDeadChannels) return undefined;
     const version = store.dataVersion();
     if (cached?.version !== version) {
-      const ids = store.deadChannelIds(limit);
-      cached = { version, hidden: ids.length > 0 ? { ids: new Set(ids), json: JSON.stringify(ids) } : undefined };
+      const dead = store.deadChannels(limit);
+      cached = {
+        version,
+        hidden: dead.ids.length > 0 ? { ids: new Set(dead.ids), json: JSON.stringify(dead.rids) } : undefined,
+      };
     }
     return cached.hidden;
   };

@@ -260,14 +260,17 @@ export const serveCommand: Command = {
         turn = run.catch(() => {});
         return run;
       };
-      const healthPasses = startHealthPasses({
-        db,
-        settings,
-        store,
-        log,
-        exclusive,
-        onPass: () => void warm(addon),
-      });
+      // The embedded demo's streams are public test streams: never checked on a schedule.
+      const healthPasses = demo
+        ? undefined
+        : startHealthPasses({
+            db,
+            settings,
+            store,
+            log,
+            exclusive,
+            onPass: () => void warm(addon),
+          });
 
       const hours = settings.refresh?.intervalHours ?? DEFAULT_REFRESH_HOURS;
       const refresher =

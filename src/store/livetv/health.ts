@@ -113,13 +113,13 @@ export function healthReads(db: Connection) {
     .raw();
   const dead = db
     .prepare(
-      `SELECT c.id FROM channels c
+      `SELECT c.id, c.rid FROM channels c
        WHERE EXISTS (SELECT 1 FROM streams s WHERE s.channel_rid = c.rid)
          AND NOT EXISTS (SELECT 1 FROM streams s LEFT JOIN stream_health h ON h.url = s.url
                          WHERE s.channel_rid = c.rid AND coalesce(h.failures, 0) < ?)
        ORDER BY c.sort, c.rid`,
     )
-    .pluck();
+    .raw();
   const anyFailing = db.prepare('SELECT EXISTS (SELECT 1 FROM stream_health WHERE failures >= ?)').pluck();
   const counts = db
     .prepare(
@@ -171,13 +171,14 @@ export function healthReads(db: Connection) {
     },
 
     /**
-     * Ids of the channels, in catalog order, that have streams and whose every stream failed its
-     * last `failures` checks or more. One query, for a data version; none at all when no stream
-     * has failed that often.
+     * The channels, in catalog order, that have streams and whose every stream failed its last
+     * `failures` checks or more: their public ids, and their row ids (what `ChannelQuery.except`
+     * takes). One query, for a data version; none at all when no stream has failed that often.
      */
-    deadChannelIds(failures: number): string[] {
-      if (anyFailing.get(failures) !== 1) return [];
-      return dead.all(failures) as string[];
+    deadChannels(failures: number): { ids: string[]; rids: number[] } {
+      if (anyFailing.get(failures) !== 1) return { ids: [], rids: [] };
+      const rows = dead.all(failures) as [string, number][];
+      return { ids: rows.map((r) => r[0]), rids: rows.map((r) => r[1]) };
     },
 
     /** Per source (`streams.origin`), how many stream URLs are in each state. */

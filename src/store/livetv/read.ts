@@ -47,7 +47,8 @@ function filter(
   const clauses: string[] = [];
   const params: unknown[] = [];
   if (except !== undefined) {
-    clauses.push('c.id NOT IN (SELECT value FROM json_each(?))');
+    // Row ids, not public ids: the rid is in every index, so a skipped row is never read for it.
+    clauses.push('c.rid NOT IN (SELECT value FROM json_each(?))');
     params.push(except);
   }
   if (group !== undefined) {

@@ -220,7 +220,7 @@ export interface ChannelQuery {
   readonly offset?: number;
   /** At most 1000; default 100. */
   readonly limit?: number;
-  /** Channel ids left out, as a JSON array (built once per data version: `deadChannelIds`). */
+  /** Channels left out, as a JSON array of their row ids (built once per data version: `deadChannels().rids`). */
   readonly except?: string;
 }
 
@@ -232,7 +232,7 @@ export interface GuideDayQuery {
   readonly group?: string;
   readonly offset?: number;
   readonly limit?: number;
-  /** Channel ids left out, as a JSON array (ChannelQuery.except). */
+  /** Channels left out, as a JSON array of their row ids (ChannelQuery.except). */
   readonly except?: string;
 }
 
