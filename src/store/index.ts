@@ -19,12 +19,12 @@ export {
   type HealthChange,
   type HealthChangeRow,
   type HealthCounts,
-  type HealthPassInput,
   type HealthResult,
   type HealthTarget,
   type StreamHealth,
   type StreamHealthState,
 } from './livetv/health.js';
+export type { HealthPassInput } from './livetv/health-record.js';
 export type { LiveTvImport } from './livetv/import.js';
 export { parseUtcDay } from './livetv/read.js';
 export { normalizeName, TITLED_TAIL } from './livetv/rows.js';

@@ -11,14 +11,8 @@ import { storeError } from './errors.js';
 import { importQueries } from './imports.js';
 import { type LibraryStoreApi, libraryStoreApi } from './library/api.js';
 import { beginLiveTvImport } from './livetv/begin.js';
-import {
-  HEALTH_IMPORT_KIND,
-  type HealthChange,
-  type HealthPassInput,
-  type HealthReads,
-  healthReads,
-  recordHealthPass,
-} from './livetv/health.js';
+import { HEALTH_IMPORT_KIND, type HealthChange, type HealthReads, healthReads } from './livetv/health.js';
+import { type HealthPassInput, recordHealthPass } from './livetv/health-record.js';
 import type { LiveTvImport } from './livetv/import.js';
 import { type LiveTvReads, liveTvReads } from './livetv/read.js';
 import type { ImportRecord, LiveTvCounts, LiveTvImportOptions, LiveTvImportReport } from './livetv/types.js';
