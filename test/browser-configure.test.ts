@@ -475,7 +475,9 @@ describe('a hosted instance in Chromium: forms from other sites are refused, its
     ]);
     expect(response.request().headers().origin).toBe(hosted.url);
     expect([200, 202]).toContain(response.status());
-    await hostedPage.getByRole('link', { name: 'Install in Stremio' }).waitFor({ timeout: 15_000 });
+    // Over plain HTTP the page offers Stremio Web and the address to paste, never a stremio:// link (installLinks).
+    await hostedPage.getByRole('link', { name: 'Open in Stremio Web' }).waitFor({ timeout: 15_000 });
+    await installLinks(hostedPage);
     expect(await hostedPage.content()).toContain('3 channels, 3 with a guide');
     expect(sources.hits.get('/a.m3u?from=own-page')).toBe(1);
   });
