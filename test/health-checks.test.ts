@@ -76,10 +76,13 @@ beforeAll(async () => {
   r.set('/master-dead.m3u8', answer(200, masterPlaylist(['gone/index.m3u8'])));
   r.set('/media.m3u8', answer(200, mediaPlaylist(5), { 'content-type': 'application/x-mpegURL' }));
   r.set('/live.ts', liveTs());
-  r.set(
-    '/movie.mp4',
-    answer(200, Buffer.concat([mp4Init(), Buffer.alloc(200_000)]), { etag: '"m1"', 'content-type': 'video/mp4' }),
-  );
+  r.set('/movie.mp4', (req, res) => {
+    // A file server: unchanged since the ETag it gave, it answers 304 without a body.
+    if (req.headers['if-none-match'] === '"m1"') return void res.writeHead(304, { etag: '"m1"' }).end();
+    res
+      .writeHead(200, { etag: '"m1"', 'content-type': 'video/mp4' })
+      .end(Buffer.concat([mp4Init(), Buffer.alloc(200_000)]));
+  });
   r.set('/gone.ts', answer(410, 'Gone'));
   r.set('/forbidden.ts', answer(403, 'Forbidden'));
   r.set('/geo.ts', answer(451, 'Unavailable For Legal Reasons'));
@@ -186,6 +189,11 @@ describe('a health pass classifies each kind of answer', () => {
     const movie = host.requests.filter((q) => q.path === '/movie.mp4');
     expect(movie).toHaveLength(2);
     expect(movie[1]!.headers['if-none-match']).toBe('"m1"');
+    expect(health('movie')).toMatchObject({
+      state: 'ok',
+      detail: 'not modified since the last good check',
+      failures: 0,
+    });
     // A stream that comes back is ok again, its failures forgotten.
     host.routes.set('/missing.ts', liveTs());
     await runHealthPass(temp.store, { allowPrivate: true, timeoutSeconds: 1.5, perHost: 4, pauseMs: 10 });
