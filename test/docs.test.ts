@@ -27,6 +27,7 @@ import {
   startShell,
   typecheck,
 } from './docs/blocks.js';
+import { HEALTH_RUNNERS } from './docs/health-runners.js';
 import { HTTPS_RUNNERS } from './docs/https-runners.js';
 import { runCli } from './helpers/cli.js';
 import { httpRequest } from './helpers/http.js';
@@ -55,6 +56,8 @@ function ownFiles(): string {
 const RUNNERS: Record<string, (block: Block) => Promise<void>> = {
   /** docs/https.md (test/docs/https-runners.ts). */
   ...HTTPS_RUNNERS,
+  /** docs/health.md (test/docs/health-runners.ts). */
+  ...HEALTH_RUNNERS,
   /** `npm ci && npm start` / `npm ci && npm run check`: start serves the demo; CI runs both lines. */
   async 'readme-start'(block) {
     const commands = commandsOf(block);

@@ -17,6 +17,7 @@ import { createTokenCodec } from '../server/index.js';
 import type { SourceValidators } from '../sources/input/index.js';
 import { type XtreamSource, xtreamSource } from '../sources/xtream/index.js';
 import { type ManifestChange, openStore, recordManifest, type Store } from '../store/index.js';
+import { healthServing } from './health.js';
 import { loadOrCreateKeyRing } from './keys.js';
 import { collectGarbage } from './memory.js';
 import type { Settings } from './settings.js';
@@ -276,6 +277,7 @@ export function buildAddon(
         // The client shows a stream's name as its source: the add-on's own name, as the user installed it.
         streamName: settings.addon?.name ?? 'Marquee',
         ...(settings.livetv?.placeholders ? { placeholders: settings.livetv.placeholders } : {}),
+        health: healthServing(settings),
       }),
     );
   }

@@ -21,6 +21,9 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
     format: settings.log?.format ?? (io.stdout.isTTY ? 'pretty' : 'json'),
     requests: settings.log?.requests ?? true,
   });
+  // Checking every stream of every visitor's playlist would have a public instance fetch whatever
+  // they name, on a schedule: health passes are for an operator's own sources (docs/health.md).
+  if (settings.health?.enabled === true) log.warn('health.enabled is ignored in hosted mode: streams are not checked');
   const db = settings.db ?? resolve(io.cwd, 'marquee.db');
   const keyFile = settings.security?.configKeyFile ?? `${db}.keys.json`;
   const { ring } = loadOrCreateKeyRing(keyFile);

@@ -2,6 +2,7 @@ import { isMarqueeError } from '../errors.js';
 import { type Command, commandHelp, EXIT, type Io, parseCommandArgs } from './command.js';
 import { checkCommand } from './commands/check.js';
 import { exportCommand } from './commands/export.js';
+import { healthCommand } from './commands/health.js';
 import { importCommand } from './commands/import.js';
 import { rotateKeyCommand } from './commands/rotate-key.js';
 import { serveCommand } from './commands/serve.js';
@@ -18,6 +19,7 @@ const COMMANDS: readonly Command[] = [
   exportCommand,
   checkCommand,
   rotateKeyCommand,
+  healthCommand,
 ];
 
 function usage(): string {

@@ -140,6 +140,26 @@ export const SettingsSchema = v.strictObject({
       allowPrivate: v.optional(v.union([v.boolean(), v.array(v.pipe(v.string(), v.minLength(1)))])),
     }),
   ),
+  /** Stream health checks (docs/health.md): passes that order backups and retire dead channels. */
+  health: v.optional(
+    v.strictObject({
+      /** `serve` runs a pass after each import and every `intervalHours`. Default off. */
+      enabled: v.optional(v.boolean()),
+      /** Hours between passes; 0: only after each import. Default 6. */
+      intervalHours: v.optional(Hours),
+      concurrency: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(256))),
+      /** Connections to one host at once. Default 2. */
+      perHost: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(16))),
+      timeoutSeconds: v.optional(v.pipe(v.number(), v.minValue(1), v.maxValue(120))),
+      /** The playlists and Xtream accounts checked, as configured; default every playlist, no account. */
+      sources: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
+      failuresBeforeDead: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100))),
+      hideDead: v.optional(v.boolean()),
+      hideDeadChannels: v.optional(v.boolean()),
+      /** Requests of one pass at most. Default 50,000. */
+      maxRequests: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+    }),
+  ),
   security: v.optional(
     v.strictObject({
       /** File holding the key ring that encrypts user configuration; default beside the database. */
@@ -356,6 +376,9 @@ function resolvePaths(settings: Settings, base: string): Settings {
       : {}),
     ...(settings.library?.files ? { library: { ...settings.library, files: settings.library.files.map(local) } } : {}),
     ...(settings.hosted?.dir ? { hosted: { ...settings.hosted, dir: local(settings.hosted.dir) } } : {}),
+    ...(settings.health?.sources
+      ? { health: { ...settings.health, sources: settings.health.sources.map(local) } }
+      : {}),
     ...(settings.security?.configKeyFile
       ? { security: { ...settings.security, configKeyFile: local(settings.security.configKeyFile) } }
       : {}),

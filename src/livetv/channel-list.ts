@@ -7,6 +7,7 @@
 import type { ChannelRow, GuideDayChannel, GuideDayRawChannel, Store } from '../store/index.js';
 import { normalizeName } from '../store/index.js';
 import { CHANNEL_HEAD } from './guide-json.js';
+import { DEFAULT_FAILURES_BEFORE_DEAD, type HealthServing } from './health-view.js';
 
 export interface ChannelFilter {
   /** One group (the catalog's genre). */
@@ -14,6 +15,36 @@ export interface ChannelFilter {
   /** Several groups (the user's `groups` setting); ignored when `group` is set. */
   readonly groups?: readonly string[];
   readonly search?: string;
+  /** Channels left out (`health.hideDeadChannels`). */
+  readonly except?: HiddenChannels;
+}
+
+/** Channels left out of lists, for one data version: their ids, and their row ids as the JSON the store takes. */
+export interface HiddenChannels {
+  readonly ids: ReadonlySet<string>;
+  readonly json: string;
+}
+
+/**
+ * The channels `health.hideDeadChannels` leaves out (every stream offline), read once per data
+ * version (an import or a health pass changes it); undefined when none is, or the setting is off.
+ * @example const hidden = createHiddenChannels(store, { hideDeadChannels: true }); list.page({ except: hidden() }, 0, 100)
+ */
+export function createHiddenChannels(store: Store, health: HealthServing): () => HiddenChannels | undefined {
+  let cached: { version: number; hidden: HiddenChannels | undefined } | undefined;
+  const limit = Math.max(1, health.failuresBeforeDead ?? DEFAULT_FAILURES_BEFORE_DEAD);
+  return () => {
+    if (!health.hideDeadChannels) return undefined;
+    const version = store.dataVersion();
+    if (cached?.version !== version) {
+      const dead = store.deadChannels(limit);
+      cached = {
+        version,
+        hidden: dead.ids.length > 0 ? { ids: new Set(dead.ids), json: JSON.stringify(dead.rids) } : undefined,
+      };
+    }
+    return cached.hidden;
+  };
 }
 
 /** The user's `groups` setting applies (no single genre asked): served from the in-memory list. */
@@ -47,6 +78,7 @@ export function createChannelList(store: Store) {
     let seen = 0;
     for (const channel of allChannels()) {
       if (!groups.has(channel.group ?? '')) continue;
+      if (filter.except?.ids.has(channel.id)) continue;
       if (needle !== '' && !normalizeName(channel.name).includes(needle)) continue;
       if (seen++ < skip) continue;
       out.push(channel);
@@ -64,6 +96,7 @@ export function createChannelList(store: Store) {
         limit: size,
         ...(filter.group !== undefined ? { group: filter.group } : {}),
         ...(filter.search !== undefined ? { search: filter.search } : {}),
+        ...(filter.except !== undefined ? { except: filter.except.json } : {}),
       });
     },
 
@@ -79,6 +112,7 @@ export function createChannelList(store: Store) {
         offset: skip,
         limit: size,
         ...(filter.group !== undefined ? { group: filter.group } : {}),
+        ...(filter.except !== undefined ? { except: filter.except.json } : {}),
       });
     },
 

@@ -31,6 +31,8 @@ export interface ChannelDraft extends MatchSubject {
 export interface PlaylistInput {
   readonly playlist: Playlist;
   readonly source: string;
+  /** The source's key (`sourceKey`), stored with each of its streams (StreamInput.origin). */
+  readonly origin?: string;
   readonly shiftHours: number;
 }
 
@@ -89,7 +91,7 @@ export function buildChannels(
   }
   const groups = new Map<string, Group>();
   let position = 0;
-  for (const { playlist, source, shiftHours } of inputs) {
+  for (const { playlist, source, origin, shiftHours } of inputs) {
     for (const entry of playlist.entries) {
       const channel = channelOf(entry, shiftHours, include, exclude);
       if (channel === 'filtered') continue;
@@ -119,7 +121,7 @@ export function buildChannels(
         };
         groups.set(key, group);
       }
-      group.streams.push(streamOf(entry));
+      group.streams.push(streamOf(entry, origin));
       group.sources.push(source);
       entries?.add(source, entry.line, entry.name, group.position);
       if (entry.catchup !== undefined) {
@@ -250,9 +252,10 @@ export function sourceName(label: string): string {
   return label.split(/[/\\]/).pop() || label;
 }
 
-function streamOf(entry: PlaylistEntry): StreamInput {
+function streamOf(entry: PlaylistEntry, origin: string | undefined): StreamInput {
   return {
     url: entry.url,
+    ...(origin !== undefined ? { origin } : {}),
     name: entry.name,
     ...(entry.userAgent !== undefined ? { userAgent: entry.userAgent } : {}),
     ...(entry.referrer !== undefined ? { referrer: entry.referrer } : {}),

@@ -425,7 +425,7 @@ async function passChannels(
     for (const url of playlist.header.guideUrls) {
       if (!headerGuides.some((g) => g.location === url)) headerGuides.push({ location: url, namedBy: p.label });
     }
-    inputs.push({ playlist, source: p.label, shiftHours: p.source.shiftHours ?? 0 });
+    inputs.push({ playlist, source: p.label, origin: p.key, shiftHours: p.source.shiftHours ?? 0 });
     if (p.report && p.outcome === 'imported') {
       p.report = { ...p.report, records: playlist.entries.length, warnings: playlist.warnings.length };
     }

@@ -1,3 +1,5 @@
+export { HEALTH_DEFAULTS, type HealthPassOptions, type HealthPassResult, runHealthPass } from './health.js';
+export { DEFAULT_FAILURES_BEFORE_DEAD, type HealthServing, offlineNote, orderByHealth } from './health-view.js';
 export { CHANNEL_PREFIX, slugify } from './ids.js';
 export { importLiveTv } from './import.js';
 export { baseId, matchName } from './match.js';

@@ -1,6 +1,7 @@
 /** Channels as protocol objects: catalog previews, guide/detail metas, and their streams. */
 import type { Meta, MetaPreview, Stream, Video } from '../protocol/index.js';
 import type { ChannelRow, StreamRow } from '../store/index.js';
+import { type HealthServing, offlineNote, orderByHealth } from './health-view.js';
 
 /**
  * A channel as a catalog item: the logo as a square poster, the group as its genre.
@@ -58,17 +59,27 @@ export function channelHeadJson(channel: ChannelRow): string {
 const HTTP = /^https?:\/\//i;
 
 /**
- * The playable entries of a channel. Headers a player must send become proxy headers, which the
- * client applies only to streams marked notWebReady (it plays those through its streaming server).
+ * The playable entries of a channel, in the order and with the marks stream health gives them
+ * (health-view.ts; as the playlist has them when never checked). Headers a player must send
+ * become proxy headers, which the client applies only to streams marked notWebReady (it plays
+ * those through its streaming server).
  * @example channelStreams(channel, [{ url: 'https://x/1.m3u8' }], 'Marquee')[0].url
  */
-export function channelStreams(channel: ChannelRow, rows: readonly StreamRow[], addonName: string): Stream[] {
-  return rows.map((row, i) => {
+export function channelStreams(
+  channel: ChannelRow,
+  rows: readonly StreamRow[],
+  addonName: string,
+  health: HealthServing = {},
+  now = Date.now(),
+): Stream[] {
+  const served = orderByHealth(rows, health);
+  return served.map(({ row, offlineSince }, i) => {
     const label = row.name !== undefined && row.name !== '' ? row.name : channel.name;
+    const numbered = served.length > 1 ? `${label} (${i + 1}/${served.length})` : label;
     const stream: Stream = {
       // A channel several sources carry: each stream under its source, so another can be picked.
       name: row.source ?? addonName,
-      description: rows.length > 1 ? `${label} (${i + 1}/${rows.length})` : label,
+      description: offlineSince === undefined ? numbered : `${numbered}\n${offlineNote(offlineSince, now)}`,
       url: row.url,
     };
     const hints = playbackHints(row.url, row.userAgent, row.referrer);

@@ -10,8 +10,9 @@ import { guideDayWindow } from '../addon/index.js';
 import type { Catalog, Extra, Meta, MetaPreview } from '../protocol/index.js';
 import type { GuideDayChannel, Store } from '../store/index.js';
 import { createCatchupStreams } from './catchup-streams.js';
-import { type ChannelFilter, createChannelList } from './channel-list.js';
+import { type ChannelFilter, createChannelList, createHiddenChannels } from './channel-list.js';
 import { createGuidePageWriter } from './guide-json.js';
+import type { HealthServing } from './health-view.js';
 import { CHANNEL_PREFIX } from './ids.js';
 import { channelMeta, channelPreview, channelStreams } from './metas.js';
 import type { PlaceholderOptions } from './types.js';
@@ -38,6 +39,8 @@ export interface LiveTvPartOptions {
   /** Hours of programmes before / after now on a channel's detail page. Default 6 / 24. */
   readonly metaHoursBack?: number;
   readonly metaHoursAhead?: number;
+  /** What stream health changes in what is served (health-view.ts); the checks ran in a pass. */
+  readonly health?: HealthServing;
   /** The clock, for tests. */
   readonly now?: () => number;
 }
@@ -54,7 +57,9 @@ export function createLiveTvPart(store: Store, options: LiveTvPartOptions = {}):
   const now = options.now ?? Date.now;
   const back = (options.metaHoursBack ?? 6) * HOUR;
   const ahead = (options.metaHoursAhead ?? 24) * HOUR;
+  const health = options.health ?? {};
   const list = createChannelList(store);
+  const hidden = createHiddenChannels(store, health);
   const catchup = createCatchupStreams(streamName);
   const guidePages = createGuidePageWriter(placeholders, catchup);
 
@@ -77,9 +82,11 @@ export function createLiveTvPart(store: Store, options: LiveTvPartOptions = {}):
     const allowed = configGroups(request.config);
     const genre = request.extra.genre;
     if (allowed !== undefined && genre !== undefined && !allowed.includes(genre)) return undefined;
+    const except = hidden();
     return {
       ...(genre !== undefined ? { group: genre } : allowed !== undefined ? { groups: allowed } : {}),
       ...(request.extra.search !== undefined ? { search: request.extra.search } : {}),
+      ...(except !== undefined ? { except } : {}),
     };
   }
 
@@ -140,7 +147,8 @@ export function createLiveTvPart(store: Store, options: LiveTvPartOptions = {}):
           const streams = p === undefined ? [] : catchup.of(owner, p.start, p.stop, now());
           return { streams, ...GUIDE_CACHE };
         }
-        return { streams: channelStreams(channel, store.getStreams(channel.id), streamName), ...LIST_CACHE };
+        const streams = channelStreams(channel, store.getStreams(channel.id), streamName, health, now());
+        return { streams, ...LIST_CACHE };
       },
     },
   };

@@ -14,6 +14,17 @@ export {
   type LibraryPageQuery,
   type LibrarySort,
 } from './library/types.js';
+export {
+  HEALTH_IMPORT_KIND,
+  type HealthChange,
+  type HealthChangeRow,
+  type HealthCounts,
+  type HealthResult,
+  type HealthTarget,
+  type StreamHealth,
+  type StreamHealthState,
+} from './livetv/health.js';
+export type { HealthPassInput } from './livetv/health-record.js';
 export type { LiveTvImport } from './livetv/import.js';
 export type { ChannelMatch, ChannelMatchInput, MatchCandidate } from './livetv/matches.js';
 export { parseUtcDay } from './livetv/read.js';

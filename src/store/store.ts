@@ -11,6 +11,8 @@ import { storeError } from './errors.js';
 import { importQueries } from './imports.js';
 import { type LibraryStoreApi, libraryStoreApi } from './library/api.js';
 import { beginLiveTvImport } from './livetv/begin.js';
+import { HEALTH_IMPORT_KIND, type HealthChange, type HealthReads, healthReads } from './livetv/health.js';
+import { type HealthPassInput, recordHealthPass } from './livetv/health-record.js';
 import type { LiveTvImport } from './livetv/import.js';
 import { type MatchReads, matchReads } from './livetv/matches.js';
 import { type LiveTvReads, liveTvReads } from './livetv/read.js';
@@ -61,7 +63,7 @@ export interface StoreContext {
 }
 
 /** The library methods (reads, `beginLibraryImport`, the add-on manifest cache) are documented in library/api.ts. */
-export interface Store extends LiveTvReads, MatchReads, LibraryStoreApi, SourceReads {
+export interface Store extends LiveTvReads, MatchReads, LibraryStoreApi, SourceReads, HealthReads {
   readonly file: string;
   readonly context: StoreContext;
   /** Starts an atomic live-TV import on its own connection. @example const imp = await store.beginLiveTvImport() */
@@ -90,6 +92,14 @@ export interface Store extends LiveTvReads, MatchReads, LibraryStoreApi, SourceR
     attempts: readonly SourceAttempt[],
     options?: { readonly lockTimeoutMs?: number },
   ): Promise<void>;
+  /**
+   * Records a stream health pass (store/livetv/health.ts) in one short transaction, as an import of
+   * kind `health` (the data version follows it); returns the streams whose state changed.
+   * @example await store.recordHealthPass({ startedAt, results: [{ url, state: 'ok', detail: 'MPEG-TS', at: Date.now() }], report: {} })
+   */
+  recordHealthPass(pass: HealthPassInput): Promise<HealthChange[]>;
+  /** The newest health pass recorded, if any. */
+  lastHealthPass(): ImportRecord | undefined;
   /** `PRAGMA quick_check`: `ok` plus up to 20 problems. Reads the whole file. */
   check(): { ok: boolean; problems: string[] };
   /** Closes the read connection and aborts imports still open. */
@@ -157,6 +167,7 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
   }
   let reads: LiveTvReads;
   let matches: MatchReads;
+  let health: HealthReads;
   let sources: SourceReads;
   let imports: ReturnType<typeof importQueries>;
   let dataVersionStmt: Statement;
@@ -164,6 +175,7 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
     migrate(db, file, MIGRATIONS);
     reads = liveTvReads(db);
     matches = matchReads(db);
+    health = healthReads(db);
     sources = sourceReads(db, copiesDir(file));
     imports = importQueries(db);
     dataVersionStmt = db.prepare<unknown[]>('PRAGMA data_version').pluck();
@@ -209,6 +221,7 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
   const api = guard(file, {
     ...reads,
     ...matches,
+    ...health,
     ...sources,
     ...libraryStoreApi({ file, db, openWriter: context.openWriter, imports, active }),
     counts(): LiveTvCounts {
@@ -216,6 +229,7 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
       return report?.counts ?? ZERO_COUNTS;
     },
     lastImport: () => imports.history('livetv', 1)[0],
+    lastHealthPass: () => imports.history(HEALTH_IMPORT_KIND, 1)[0],
     importHistory: (n = 10) => imports.history('livetv', Math.min(100, Math.max(1, Math.trunc(n) || 1))),
     /** The store's `dataVersion` past its fresh case (below): asks SQLite. */
     dataVersion(): number {
@@ -269,6 +283,7 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
       active.add(imp);
       return imp;
     },
+    recordHealthPass: (pass: HealthPassInput) => recordHealthPass({ file, openWriter: context.openWriter }, pass),
     async recordSourceAttempts(area, attempts, recordOptions = {}): Promise<void> {
       const writer = context.openWriter(20, 1024);
       try {

@@ -10,6 +10,7 @@ import type { SourceValidators } from '../../sources/input/index.js';
 import { describeManifestChange, type ManifestChange, openStore, removeStoreFiles } from '../../store/index.js';
 import { buildAddon, holdsData, isDemo, prepareDemo } from '../app.js';
 import type { Command } from '../command.js';
+import { startHealthPasses } from '../health-serve.js';
 import { importInWorker } from '../import-worker.js';
 import { installLines } from '../install-lines.js';
 import { listenPerSettings } from '../listen.js';
@@ -256,6 +257,25 @@ export const serveCommand: Command = {
       };
       current = () => watch.store;
 
+      // Imports and health passes take turns: each would wait on the other's write lock.
+      let turn: Promise<unknown> = Promise.resolve();
+      const exclusive = <T>(job: () => Promise<T>): Promise<T> => {
+        const run = turn.then(job, job);
+        turn = run.catch(() => {});
+        return run;
+      };
+      // The embedded demo's streams are public test streams: never checked on a schedule.
+      const healthPasses = demo
+        ? undefined
+        : startHealthPasses({
+            db,
+            settings,
+            store,
+            log,
+            exclusive,
+            onPass: () => void warm(addon),
+          });
+
       const hours = settings.refresh?.intervalHours ?? DEFAULT_REFRESH_HOURS;
       const refresher =
         hours > 0
@@ -266,23 +286,24 @@ export const serveCommand: Command = {
                 demo || !store.lastImport()?.finishedAt
                   ? hours * 3_600_000
                   : Math.max(5_000, store.lastImport()!.finishedAt! + hours * 3_600_000 - Date.now()),
-              run: async (signal) => {
-                if (demoFiles) writeFileSync(join(demoFiles.dir, 'demo.xml'), demoGuide(Date.now()));
-                const outcome = await importInWorker(db, settings, {
-                  signal,
-                  ...(previous ? { previous } : {}),
-                  ...(libraryValidators ? { libraryValidators } : {}),
-                });
-                // Every part failing is a failed refresh: the refresher backs off and reports it.
-                const failures = failedParts(outcome);
-                const succeeded = [outcome.livetv, outcome.library, outcome.addonCatalogs].some(
-                  (r) => r !== undefined && !('error' in r),
-                );
-                if (failures.length > 0 && !succeeded) {
-                  throw new MarqueeError('IMPORT_FAILED', failures.map((f) => `${f.part}: ${f.message}`).join('; '));
-                }
-                return outcome;
-              },
+              run: (signal) =>
+                exclusive(async () => {
+                  if (demoFiles) writeFileSync(join(demoFiles.dir, 'demo.xml'), demoGuide(Date.now()));
+                  const outcome = await importInWorker(db, settings, {
+                    signal,
+                    ...(previous ? { previous } : {}),
+                    ...(libraryValidators ? { libraryValidators } : {}),
+                  });
+                  // Every part failing is a failed refresh: the refresher backs off and reports it.
+                  const failures = failedParts(outcome);
+                  const succeeded = [outcome.livetv, outcome.library, outcome.addonCatalogs].some(
+                    (r) => r !== undefined && !('error' in r),
+                  );
+                  if (failures.length > 0 && !succeeded) {
+                    throw new MarqueeError('IMPORT_FAILED', failures.map((f) => `${f.part}: ${f.message}`).join('; '));
+                  }
+                  return outcome;
+                }),
               onResult: (outcome) => {
                 for (const line of describeOutcome(outcome, { sources: false })) log.event(`refresh: ${line}`);
                 // A source kept for longer than 3 refresh intervals needs the operator: `error`.
@@ -303,6 +324,9 @@ export const serveCommand: Command = {
                 watch.checkStore();
                 addon = buildAddon(watch.store, settings, keyFile, manifestChanged, epoch);
                 void warm(addon);
+                // New or changed streams: check them (a refresh that changed nothing needs no pass).
+                if (outcome.livetv && !('error' in outcome.livetv) && outcome.livetv.status !== 'unchanged')
+                  healthPasses?.afterImport();
               },
               onError: (error, info) =>
                 log.error({
@@ -317,6 +341,7 @@ export const serveCommand: Command = {
       log.event(`${signal}: finishing requests in flight, then stopping`);
       warming.abort();
       await refresher?.stop();
+      await healthPasses?.stop();
       await running.close(10_000);
       return 0;
     } finally {

@@ -5,12 +5,14 @@ import {
   describeManifestChange,
   formatCounts,
   formatTime,
+  type HealthCounts,
   lastManifestChange,
   openStore,
   type SourceState,
 } from '../../store/index.js';
 import type { Command } from '../command.js';
 import { type ConfiguredSource, configuredSources } from '../configured-sources.js';
+import { changeJson, stateCounts } from '../health.js';
 import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS } from '../resolve.js';
 import { matchesLines, matchesStatus } from './status-matches.js';
 
@@ -25,6 +27,8 @@ interface SourceStatus {
   /** What is served from this source now. */
   readonly serving: string;
   readonly ok: boolean;
+  /** Its stream URLs by the state of their last health check (docs/health.md). */
+  readonly health?: Omit<HealthCounts, 'origin'>;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -153,7 +157,28 @@ export const statusCommand: Command = {
     try {
       const states = store.sourceStates();
       const never = configuredSources(settings).filter((c) => !states.some((s) => c.owns(s)));
-      const sources = [...states.map(statusOf), ...never.map(neverImported)];
+      const pass = store.lastHealthPass();
+      // Health counts once a pass has run (until then every stream is unchecked: nothing to say).
+      const byOrigin = new Map(pass ? store.healthBySource().map(({ origin, ...counts }) => [origin, counts]) : []);
+      const sources = [
+        ...states.map((state) => {
+          const counts = byOrigin.get(state.key);
+          return counts ? { ...statusOf(state), health: counts } : statusOf(state);
+        }),
+        ...never.map(neverImported),
+      ];
+      // "Changed" means in the last pass: since it started.
+      const changed = pass ? store.healthChanges(pass.startedAt, 10_000) : [];
+      const health = pass
+        ? {
+            lastPass: {
+              at: iso(pass.finishedAt ?? pass.startedAt),
+              startedAt: iso(pass.startedAt),
+              ...(pass.report as object),
+            },
+            changed: changed.map(changeJson),
+          }
+        : undefined;
       const last = store.lastImport();
       const manifest = lastManifestChange(store);
       const ok = sources.length > 0 && sources.every((s) => s.ok);
@@ -175,6 +200,7 @@ export const statusCommand: Command = {
                 : {}),
               sources,
               ...(matches ? { matches } : {}),
+              ...(health ? { health } : {}),
               ...(manifest ? { manifestChange: { ...manifest, at: iso(manifest.at) } } : {}),
               ...(sets ? { hosted: { dir: hostedDir, sets: sets.map(setStatus) } } : {}),
             },
@@ -205,6 +231,12 @@ export const statusCommand: Command = {
           lines.push(`       failing since: ${formatTime(Date.parse(s.keptSince))}`);
         else if (s.keptSince) lines.push(`       kept since:   ${formatTime(Date.parse(s.keptSince))}`);
         lines.push(`       serving:      ${s.serving}`);
+        if (s.health) lines.push(`       health:       ${stateCounts(s.health)}`);
+      }
+      if (pass) {
+        lines.push(
+          `health: last pass ${formatTime(pass.finishedAt ?? pass.startedAt)}, ${changed.length.toLocaleString('en-US')} stream${changed.length === 1 ? '' : 's'} changed state (listed by --json)`,
+        );
       }
       if (manifest) lines.push(`manifest: ${formatTime(manifest.at)}: ${describeManifestChange(manifest)}`);
       if (matches) lines.push(...matchesLines(matches));

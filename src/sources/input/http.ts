@@ -52,6 +52,7 @@ export async function openHttp(
   deadline: Deadline,
 ): Promise<RawSource | SourceNotModified> {
   const headers: Record<string, string> = {
+    ...extraHeaders(options.headers),
     'user-agent': options.userAgent ?? DEFAULT_USER_AGENT,
     'accept-encoding': 'gzip',
     accept: '*/*',
@@ -74,6 +75,7 @@ export async function openHttp(
     const allow = addressPolicy(options, url);
     let response: IncomingMessage;
     try {
+      await options.beforeRequest?.(url, deadline.signal);
       response = await send(url, headers, allow, hop, connectTimeoutMs, deadline.signal, hosts);
     } catch (error) {
       if (deadline.signal.aborted) throw deadline.signal.reason;
@@ -109,6 +111,13 @@ export async function openHttp(
     }
     return bodyOf(response, label, url, limits.maxBytes, deadline);
   }
+}
+
+/** The caller's extra headers, names lower-cased so the reader's own always win. */
+function extraHeaders(given: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(given ?? {})) out[name.toLowerCase()] = value;
+  return out;
 }
 
 function send(
@@ -169,7 +178,14 @@ function bodyOf(response: IncomingMessage, label: string, url: URL, maxBytes: nu
       deadline.signal.removeEventListener('abort', onAbort);
     }
   }
-  return { notModified: false, body: body(), metadata, destroy: () => response.destroy() };
+  return {
+    notModified: false,
+    body: body(),
+    metadata,
+    destroy: () => response.destroy(),
+    url,
+    status: response.statusCode ?? 200,
+  };
 }
 
 function metadataOf(response: IncomingMessage, label: string, url: URL): SourceMetadata {

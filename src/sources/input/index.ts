@@ -5,8 +5,8 @@ export { type TextEncoding, textEncodingOf } from './encoding.js';
 export { fsErrorReason } from './file.js';
 export { createHostMemo, type HostMemo, UNREACHABLE_CONNECT_TIMEOUT_MS } from './hosts.js';
 export { limitBytes, limitsFor, SOURCE_LIMITS, type SourceKind, tooLarge } from './limits.js';
-export { redactLocation } from './location.js';
-export { decodeText, openSource, readSourceText } from './open.js';
+export { redactLocation, redactStreamUrl } from './location.js';
+export { decodeText, type HeadOptions, openSource, readSourceHead, readSourceText, type SourceHead } from './open.js';
 export type {
   InflateOptions,
   SourceCopySink,

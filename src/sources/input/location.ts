@@ -79,3 +79,23 @@ export function redactLocation(location: string | URL): string {
   const withUser = hadUser ? base.replace('//', '//***@') : base;
   return query === '' ? withUser : `${withUser}?${query}`;
 }
+
+/**
+ * A stream URL for reports: its scheme, host and last path segment only. Stream URLs carry
+ * accounts in their paths (`/live/USER/PASS/1.ts`) and tokens in their queries, which
+ * `redactLocation` cannot tell from the rest of a path.
+ * @example redactStreamUrl('http://me:pw@tv.example:8080/live/me/pw/12.ts?token=x') // 'http://tv.example:8080/…/12.ts?…'
+ */
+export function redactStreamUrl(location: string): string {
+  if (!SCHEME.test(location)) return location;
+  let url: URL;
+  try {
+    url = new URL(location);
+  } catch {
+    return redactLocation(location);
+  }
+  const segments = url.pathname.split('/').filter((s) => s !== '');
+  const last = segments.at(-1);
+  const path = last === undefined ? '/' : segments.length > 1 ? `/…/${last}` : `/${last}`;
+  return `${url.protocol}//${url.host}${path}${url.search !== '' ? '?…' : ''}`;
+}

@@ -11,7 +11,15 @@ import { openFile } from './file.js';
 import { openHttp } from './http.js';
 import { limitBytes } from './limits.js';
 import { parseLocation, redactLocation } from './location.js';
-import type { RawSource, SourceCopySink, SourceNotModified, SourceOptions, SourceStream, SourceText } from './types.js';
+import type {
+  RawSource,
+  SourceCopySink,
+  SourceMetadata,
+  SourceNotModified,
+  SourceOptions,
+  SourceStream,
+  SourceText,
+} from './types.js';
 
 const MiB = 1024 * 1024;
 const DEFAULT_MAX_BYTES = 512 * MiB;
@@ -28,6 +36,18 @@ export async function openSource(
   location: string,
   options: SourceOptions = {},
 ): Promise<SourceStream | SourceNotModified> {
+  const opened = await openStream(location, options);
+  return opened.notModified ? opened : opened.stream;
+}
+
+/** openSource, with the URL answered (unredacted) beside the stream. */
+async function openStream(
+  location: string,
+  options: SourceOptions,
+): Promise<
+  | SourceNotModified
+  | { readonly notModified: false; readonly stream: SourceStream; readonly url: string; status?: number }
+> {
   const label = redactLocation(location);
   const parsed = parseLocation(location);
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
@@ -38,7 +58,9 @@ export async function openSource(
       throw new MarqueeError('SOURCE_FORBIDDEN', `${label}: local files may not be read from this source`);
     }
     const raw = await openFile(parsed.path, label, { ...options, maxBytes });
-    return raw.notModified ? raw : toStream(raw, maxBytes, maxDecompressed, label, () => {}, options.copyTo);
+    if (raw.notModified) return raw;
+    const stream = toStream(raw, maxBytes, maxDecompressed, label, () => {}, options.copyTo);
+    return { notModified: false, stream, url: parsed.path };
   }
 
   const deadline = startDeadline(options.timeoutMs ?? 600_000, label, options.signal);
@@ -65,7 +87,8 @@ export async function openSource(
     deadline.dispose();
     return raw;
   }
-  return toStream(raw, maxBytes, maxDecompressed, label, () => deadline.dispose(), options.copyTo);
+  const stream = toStream(raw, maxBytes, maxDecompressed, label, () => deadline.dispose(), options.copyTo);
+  return { notModified: false, stream, url: (raw.url ?? parsed.url).href, status: raw.status ?? 200 };
 }
 
 function toStream(
@@ -153,6 +176,71 @@ export async function readSourceText(
   const chunks: Buffer[] = [];
   for await (const chunk of source) chunks.push(chunk);
   return { notModified: false, text: decodeText(Buffer.concat(chunks)), metadata: source.metadata };
+}
+
+/** The first bytes of a source (`readSourceHead`), and how it answered. */
+export interface SourceHead {
+  readonly notModified: false;
+  /** At most `headBytes` bytes from the start of the body (inflated when it is gzip). */
+  readonly head: Buffer;
+  /** True when the body ended within them: the whole answer was read. */
+  readonly complete: boolean;
+  readonly metadata: SourceMetadata;
+  /** The URL answered after redirects (or the file path), unredacted: to resolve relative links, never to show. */
+  readonly url: string;
+  /** The HTTP status of the answer (absent for a file). */
+  readonly status?: number;
+}
+
+export interface HeadOptions extends SourceOptions {
+  /** Bytes read at most; the source is closed once they are in, whatever its size. */
+  readonly headBytes: number;
+  /** Asked after each chunk: true when the bytes so far tell enough, to stop reading sooner. */
+  readonly enough?: (head: Buffer) => boolean;
+}
+
+/**
+ * Read the start of a source and close it: at most `headBytes` bytes are held, and the file or
+ * socket is closed as soon as they are in (or `enough` says so), however large the body says it is
+ * (its Content-Length is not a reason to refuse it). For telling what a source is without reading
+ * it: a live stream never ends.
+ * @example const { head } = await readSourceHead('https://x/live.ts', { headBytes: 65_536 })
+ */
+export async function readSourceHead(location: string, options: HeadOptions): Promise<SourceHead | SourceNotModified> {
+  const { headBytes, enough, ...rest } = options;
+  const opened = await openStream(location, {
+    ...rest,
+    maxBytes: Number.MAX_SAFE_INTEGER,
+    maxDecompressedBytes: Number.MAX_SAFE_INTEGER,
+  });
+  if (opened.notModified) return opened;
+  const { stream, url, status } = opened;
+  const buffer = Buffer.allocUnsafe(headBytes);
+  let length = 0;
+  // `enough` is asked at 16 bytes, then each time the bytes have doubled: a server sending a byte
+  // at a time cannot make it look at the same bytes thousands of times.
+  let ask = 16;
+  let complete = true;
+  try {
+    for await (const chunk of stream) {
+      length += chunk.copy(buffer, length, 0, Math.min(chunk.length, headBytes - length));
+      if (length >= headBytes) {
+        complete = false;
+        break;
+      }
+      if (enough !== undefined && length >= ask) {
+        ask = length * 2;
+        if (enough(buffer.subarray(0, length))) {
+          complete = false;
+          break;
+        }
+      }
+    }
+  } finally {
+    stream.close();
+  }
+  const head = Buffer.from(buffer.subarray(0, length));
+  return { notModified: false, head, complete, metadata: stream.metadata, url, ...(status ? { status } : {}) };
 }
 
 /**

@@ -48,6 +48,17 @@ export interface SourceOptions {
   readonly previous?: SourceValidators;
   /** Sent as User-Agent. Default `Marquee/<version> (+Stremio add-on server)`. */
   readonly userAgent?: string;
+  /**
+   * More request headers, sent on every hop (a stream's own `Referer`). They cannot replace the
+   * reader's own (`user-agent`, `accept-encoding`, conditional headers); names are lower-cased.
+   */
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Awaited before each request is sent (every redirect hop and every attempt), with the URL it
+   * goes to and the read's deadline: e.g. to wait for a connection slot to that host
+   * (sources/health). The deadline runs on meanwhile.
+   */
+  readonly beforeRequest?: (url: URL, signal: AbortSignal) => void | Promise<void>;
   /** Cancels the read. */
   readonly signal?: AbortSignal;
   /**
@@ -141,4 +152,8 @@ export interface RawSource {
   readonly destroy: () => void;
   /** Each chunk of `body` is a buffer of its own that nothing else holds (UndecodedSource.ownChunks). */
   readonly ownChunks?: boolean;
+  /** The URL answered, after redirects, unredacted: to resolve relative links in the body, never to show. */
+  readonly url?: URL;
+  /** The HTTP status of the answer. */
+  readonly status?: number;
 }

@@ -137,7 +137,7 @@ export class Import implements LiveTvImport {
         'INSERT INTO channels (id, name, logo, grp, number, sort, guide_key, catchup, source, rid, name_norm, key_id, head, head_format, catchup_streams) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)',
       ),
       stream: db.prepare(
-        'INSERT INTO streams (channel_rid, ord, url, name, user_agent, referrer, kodi_props, source) VALUES (?,?,?,?,?,?,?,?)',
+        'INSERT INTO streams (channel_rid, ord, url, name, user_agent, referrer, kodi_props, source, origin) VALUES (?,?,?,?,?,?,?,?,?)',
       ),
       channelKey: db.prepare('UPDATE channels SET guide_key = ?, key_id = ? WHERE rid = ?'),
       guideKey: db.prepare(`INSERT INTO guide_channels (id, key, names) VALUES (?, ?, '[]')`),
@@ -203,6 +203,7 @@ export class Import implements LiveTvImport {
           s.referrer ? clip(s.referrer, LIMITS.url) : null,
           recordJson(s.kodiProps),
           s.source ? clip(s.source, LIMITS.name) : null,
+          s.origin ? clip(s.origin, LIMITS.key) : null,
         );
         this.#tally.streams++;
       });

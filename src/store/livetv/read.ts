@@ -6,6 +6,7 @@
 import { MarqueeError } from '../../errors.js';
 import type { Connection, Statement } from '../connection.js';
 import { DAY, programmesOf } from './guide-days.js';
+import { healthFromRaw } from './health.js';
 import { CHANNEL_SELECT, channelFromRaw, normalizeName, programmeRow, streamFromRaw } from './rows.js';
 import type {
   ChannelQuery,
@@ -41,9 +42,15 @@ function page(offset: number | undefined, limit: number | undefined): [limit: nu
 function filter(
   group: string | undefined,
   search: string | undefined,
+  except?: string,
 ): { where: string; params: unknown[]; key: string } {
   const clauses: string[] = [];
   const params: unknown[] = [];
+  if (except !== undefined) {
+    // Row ids, not public ids: the rid is in every index, so a skipped row is never read for it.
+    clauses.push('c.rid NOT IN (SELECT value FROM json_each(?))');
+    params.push(except);
+  }
   if (group !== undefined) {
     clauses.push('c.grp = ?');
     params.push(group);
@@ -88,7 +95,7 @@ export function liveTvReads(db: Connection) {
 
   /** Rows of CHANNEL_SELECT (and `more` columns after it) of a page of channels. */
   function channelPage(query: ChannelQuery, more = ''): unknown[][] {
-    const f = filter(query.group, query.search);
+    const f = filter(query.group, query.search, query.except);
     const [limit, offset] = page(query.offset, query.limit);
     if (limit === 0) return [];
     const sql = `SELECT ${CHANNEL_SELECT}${more} FROM channels c ${f.where} ORDER BY c.sort, c.rid LIMIT ? OFFSET ?`;
@@ -123,8 +130,8 @@ export function liveTvReads(db: Connection) {
     },
 
     /** How many channels match the filter. */
-    countChannels(query: Pick<ChannelQuery, 'group' | 'search'> = {}): number {
-      const f = filter(query.group, query.search);
+    countChannels(query: Pick<ChannelQuery, 'group' | 'search' | 'except'> = {}): number {
+      const f = filter(query.group, query.search, query.except);
       const row = stmt(`SELECT count(*) FROM channels c ${f.where}`).get(...f.params) as unknown[];
       return row[0] as number;
     },
@@ -142,13 +149,19 @@ export function liveTvReads(db: Connection) {
       return row === undefined ? undefined : channelFromRaw(row);
     },
 
-    /** The streams of a channel in playlist order; empty for an unknown id. */
+    /** The streams of a channel in playlist order, each with its health when it was checked; empty for an unknown id. */
     getStreams(channelId: string): StreamRow[] {
       const rows = stmt(
-        `SELECT s.url, s.name, s.user_agent, s.referrer, s.kodi_props, s.source FROM channels c
-         JOIN streams s ON s.channel_rid = c.rid WHERE c.id = ? ORDER BY s.ord`,
+        `SELECT s.url, s.name, s.user_agent, s.referrer, s.kodi_props, s.source,
+           h.state, h.detail, h.checked_at, h.failures, h.failing_since, h.last_ok_at
+         FROM channels c JOIN streams s ON s.channel_rid = c.rid LEFT JOIN stream_health h ON h.url = s.url
+         WHERE c.id = ? ORDER BY s.ord`,
       ).all(channelId) as unknown[][];
-      return rows.map(streamFromRaw);
+      return rows.map((r) => {
+        const stream = streamFromRaw(r);
+        const health = healthFromRaw(r, 6);
+        return health === undefined ? stream : { ...stream, health };
+      });
     },
 
     getGuideChannel(key: string): GuideChannelRow | undefined {

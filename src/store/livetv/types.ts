@@ -6,6 +6,7 @@
 import type { Video } from '../../protocol/index.js';
 import type { LangText } from '../../sources/records.js';
 import type { SourceAttempt } from '../sources.js';
+import type { StreamHealth } from './health.js';
 
 /** One playable stream of a channel (one playlist entry). */
 export interface StreamInput {
@@ -16,6 +17,8 @@ export interface StreamInput {
   readonly kodiProps?: Readonly<Record<string, string>>;
   /** The short name of the source it came from, when the channel has streams from several. */
   readonly source?: string;
+  /** The key of the source it came from (`sourceKey`): which health checks cover it, counted per source. */
+  readonly origin?: string;
 }
 
 /** A channel as the backend built it from one or more playlist entries. */
@@ -182,6 +185,8 @@ export interface StreamRow {
   readonly kodiProps?: Readonly<Record<string, string>>;
   /** The short name of its source, when the channel's streams come from several. */
   readonly source?: string;
+  /** What the health checks of its URL found; absent while it was never checked. */
+  readonly health?: StreamHealth;
 }
 
 export interface GuideChannelRow {
@@ -215,6 +220,8 @@ export interface ChannelQuery {
   readonly offset?: number;
   /** At most 1000; default 100. */
   readonly limit?: number;
+  /** Channels left out, as a JSON array of their row ids (built once per data version: `deadChannels().rids`). */
+  readonly except?: string;
 }
 
 export interface GuideDayQuery {
@@ -225,6 +232,8 @@ export interface GuideDayQuery {
   readonly group?: string;
   readonly offset?: number;
   readonly limit?: number;
+  /** Channels left out, as a JSON array of their row ids (ChannelQuery.except). */
+  readonly except?: string;
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { libraryMigrations } from '../library/migrations.js';
 import { coreMigrations } from './core.js';
+import { healthMigrations } from './health.js';
 import { liveTvMigrations } from './livetv.js';
 import type { Migration } from './migration.js';
 
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   liveTvMigrations[4]!,
   liveTvMigrations[5]!,
   liveTvMigrations[6]!,
+  healthMigrations[0]!,
 ];
