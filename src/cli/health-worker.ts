@@ -6,21 +6,19 @@
  *
  * The same file is the worker's entry: it runs the pass when loaded as a worker.
  */
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { MarqueeError } from '../errors.js';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { type HealthPassResult, runHealthPass } from '../livetv/index.js';
 import { openStore } from '../store/index.js';
 import { healthPassOptions } from './health.js';
 import type { Settings } from './settings.js';
+import { answerParent, fromWireError, runWorker, toWireError, type WireError } from './worker-job.js';
 
 interface Job {
   readonly healthDb: string;
   readonly settings: Settings;
 }
 
-type Wire =
-  | { readonly result: HealthPassResult }
-  | { readonly error: { readonly message: string; readonly code?: string } };
+type Wire = { readonly result: HealthPassResult } | { readonly error: WireError };
 
 /** True when this module runs from the build (a worker cannot load TypeScript sources). */
 const canUseWorker = import.meta.url.endsWith('.js');
@@ -46,52 +44,17 @@ export async function healthInWorker(
 ): Promise<HealthPassResult> {
   if (!canUseWorker) return pass(db, settings, options.signal);
   const job: Job = { healthDb: db, settings };
-  const worker = new Worker(new URL(import.meta.url), { workerData: job });
-  return new Promise<HealthPassResult>((resolve, reject) => {
-    const abort = () => worker.postMessage('abort');
-    options.signal?.addEventListener('abort', abort, { once: true });
-    let settled = false;
-    const done = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      options.signal?.removeEventListener('abort', abort);
-      fn();
-    };
-    worker.once('message', (wire: Wire) =>
-      done(() =>
-        'result' in wire
-          ? resolve(wire.result)
-          : reject(new MarqueeError((wire.error.code as never) ?? 'IMPORT_FAILED', wire.error.message)),
-      ),
-    );
-    worker.once('error', (error) => done(() => reject(error)));
-    worker.once('exit', (code) =>
-      done(() =>
-        reject(new MarqueeError('IMPORT_FAILED', `the health worker stopped (exit code ${code}) before it reported`)),
-      ),
-    );
-  });
+  const wire = (await runWorker(new URL(import.meta.url), job, 'the health worker', options.signal)) as Wire;
+  if ('result' in wire) return wire.result;
+  throw fromWireError(wire.error);
 }
 
 if (!isMainThread && parentPort && (workerData as Job | undefined)?.healthDb) {
   const job = workerData as Job;
-  const port = parentPort;
-  const controller = new AbortController();
-  port.on('message', (message) => {
-    if (message === 'abort') controller.abort();
-  });
-  pass(job.healthDb, job.settings, controller.signal)
-    .then(
+  answerParent(parentPort, (signal) =>
+    pass(job.healthDb, job.settings, signal).then(
       (result): Wire => ({ result }),
-      (error: unknown): Wire => ({
-        error: {
-          message: error instanceof Error ? error.message : String(error),
-          ...((error as { code?: unknown })?.code !== undefined
-            ? { code: String((error as { code: unknown }).code) }
-            : {}),
-        },
-      }),
-    )
-    .then((wire) => port.postMessage(wire))
-    .finally(() => port.close());
+      (error: unknown): Wire => ({ error: toWireError(error) }),
+    ),
+  );
 }

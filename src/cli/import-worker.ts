@@ -7,13 +7,13 @@
  *
  * The same file is the worker's entry: it runs the import when loaded as a worker.
  */
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { MarqueeError } from '../errors.js';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { SourceState } from '../livetv/index.js';
 import type { SourceValidators } from '../sources/input/index.js';
 import { openStore } from '../store/index.js';
 import { type ImportOutcome, importAll } from './app.js';
 import type { Settings } from './settings.js';
+import { answerParent, fromWireError, runWorker, toWireError, type WireError } from './worker-job.js';
 
 interface Job {
   readonly db: string;
@@ -23,13 +23,11 @@ interface Job {
   readonly parseThread?: boolean;
 }
 
-type Wire = { readonly error: { readonly message: string; readonly code?: string } };
-
 /** Errors do not cross a thread whole: keep the message and the code. */
 function toWire(outcome: ImportOutcome): unknown {
   const part = (r: unknown) =>
     r !== null && typeof r === 'object' && 'error' in r && r.error instanceof Error
-      ? { error: { message: r.error.message, code: (r.error as { code?: string }).code } }
+      ? { error: toWireError(r.error) }
       : r;
   return { livetv: part(outcome.livetv), library: part(outcome.library), addonCatalogs: part(outcome.addonCatalogs) };
 }
@@ -38,8 +36,7 @@ function fromWire(wire: Record<string, unknown>): ImportOutcome {
   const part = (r: unknown) => {
     if (r === undefined || r === null) return undefined;
     if (typeof r === 'object' && 'error' in r) {
-      const { message, code } = (r as Wire).error;
-      return { error: new MarqueeError((code as never) ?? 'IMPORT_FAILED', message) };
+      return { error: fromWireError((r as { error: WireError }).error) };
     }
     return r;
   };
@@ -86,44 +83,24 @@ export async function importInWorker(
     ...(options.libraryValidators ? { libraryValidators: options.libraryValidators } : {}),
     ...(options.parseThread !== undefined ? { parseThread: options.parseThread } : {}),
   };
-  const worker = new Worker(new URL(import.meta.url), { workerData: job });
-  return new Promise<ImportOutcome>((resolve, reject) => {
-    const abort = () => worker.postMessage('abort');
-    options.signal?.addEventListener('abort', abort, { once: true });
-    let settled = false;
-    const done = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      options.signal?.removeEventListener('abort', abort);
-      fn();
-    };
-    worker.once('message', (wire: Record<string, unknown>) => done(() => resolve(fromWire(wire))));
-    worker.once('error', (error) => done(() => reject(error)));
-    worker.once('exit', (code) =>
-      done(() =>
-        reject(new MarqueeError('IMPORT_FAILED', `the import worker stopped (exit code ${code}) before it reported`)),
-      ),
-    );
-  });
+  const wire = await runWorker(new URL(import.meta.url), job, 'the import worker', options.signal);
+  return fromWire(wire as Record<string, unknown>);
 }
 
 if (!isMainThread && parentPort && (workerData as Job | undefined)?.db) {
   const job = workerData as Job;
-  const port = parentPort;
-  const controller = new AbortController();
-  port.on('message', (message) => {
-    if (message === 'abort') controller.abort();
-  });
-  const store = openStore(job.db);
-  importAll(store, job.settings, {
-    signal: controller.signal,
-    ...(job.previous ? { previous: job.previous } : {}),
-    ...(job.libraryValidators ? { libraryValidators: job.libraryValidators } : {}),
-    ...(job.parseThread !== undefined ? { parseThread: job.parseThread } : {}),
-  })
-    .then((outcome) => port.postMessage(toWire(outcome)))
-    .finally(() => {
+  answerParent(parentPort, async (signal) => {
+    const store = openStore(job.db);
+    try {
+      const outcome = await importAll(store, job.settings, {
+        signal,
+        ...(job.previous ? { previous: job.previous } : {}),
+        ...(job.libraryValidators ? { libraryValidators: job.libraryValidators } : {}),
+        ...(job.parseThread !== undefined ? { parseThread: job.parseThread } : {}),
+      });
+      return toWire(outcome);
+    } finally {
       store.close();
-      port.close();
-    });
+    }
+  });
 }
