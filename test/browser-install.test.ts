@@ -6,9 +6,12 @@
  *   address and a QR code of the install link;
  * - plain HTTP on this machine: Stremio Web and the address to paste, saying why there is no
  *   one-click install, and no stremio:// link;
- * - plain HTTP on a LAN address: that the TV or phone needs HTTPS, linking docs/https.md.
+ * - plain HTTP on a LAN address: that the TV or phone needs HTTPS, linking the HTTPS guide
+ *   (docs/https.md) that the server serves itself at /https: followed in the browser, it reaches
+ *   the guide's heading, and the guide's in-page links reach theirs.
  * The pages are the demo's front page (the top of /configure) as `marquee serve` serves it; the
- * start-up banner says the same. Screenshots: test-artifacts/install-{https,loopback,lan}.png.
+ * start-up banner says the same, and the guide address it prints answers.
+ * Screenshots: test-artifacts/install-{https,loopback,lan,guide}.png.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
@@ -18,9 +21,9 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { renderSVG } from 'uqr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HTTPS_GUIDE_URL } from '../src/server/index.js';
 import { launchBrowser, type TestBrowser, watchPage } from './helpers/browser.js';
 import { type RunningCli, startCli } from './helpers/cli.js';
+import { httpRequest } from './helpers/http.js';
 
 const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-artifacts');
 const PUBLIC_URL = 'https://tv.example.org';
@@ -115,6 +118,13 @@ describe('the install section in Chromium', () => {
     expect(cli.stdout()).toMatch(/^ {2}install: {3}no one-click link over plain HTTP/m);
     expect(cli.stdout()).toContain(`  network:   a TV or phone installs add-ons only over HTTPS`);
     expect(cli.stdout()).not.toMatch(/stremio:\/\/127/);
+    // The banner names the guide page by its absolute address, and that address answers with the guide.
+    const printed = /^ {2}network: .*\(how: (\S+)\)$/m.exec(cli.stdout())?.[1];
+    expect(printed).toBe(`${base}/https`);
+    const answered = await httpRequest(printed!, new URL(printed!).pathname);
+    expect(answered.status).toBe(200);
+    expect(answered.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(answered.text()).toContain('HTTPS: install on a TV, a phone or Stremio Web</h2>');
 
     const page = await open(`${base}/configure`, 'loopback');
     expect(await page.locator('a[href^="stremio:"]').count()).toBe(0);
@@ -127,8 +137,9 @@ describe('the install section in Chromium', () => {
     expect(await address.inputValue()).toBe(manifestUrl);
     expect(await page.locator('.install .why').textContent()).toBe(
       'No one-click install: a Stremio install link always opens the https:// address, and this server answers plain HTTP. ' +
-        'Stremio on this computer accepts the http:// address; a TV or phone needs HTTPS: how to serve it over HTTPS (docs/https.md).',
+        'Stremio on this computer accepts the http:// address; a TV or phone needs HTTPS: how to serve it over HTTPS.',
     );
+    expect(await page.locator('.install .why a').getAttribute('href')).toBe(`${base}/https`);
     expect(await page.locator('figure.qr').count()).toBe(0);
 
     // The same server at its LAN address: the case of a TV or phone.
@@ -137,9 +148,8 @@ describe('the install section in Chromium', () => {
     expect(await onLan.locator('a[href^="stremio:"]').count()).toBe(0);
     expect(await onLan.getByRole('link', { name: 'Open in Stremio Web' }).count()).toBe(0);
     expect(await onLan.getByRole('heading', { name: 'Your TV or phone needs HTTPS' }).count()).toBe(1);
-    const guide = onLan.getByRole('link', { name: 'how to serve it over HTTPS (docs/https.md)' });
-    expect(await guide.getAttribute('href')).toBe(HTTPS_GUIDE_URL);
-    expect(HTTPS_GUIDE_URL).toMatch(/\/docs\/https\.md$/);
+    const guide = onLan.getByRole('link', { name: 'how to serve it over HTTPS' });
+    expect(await guide.getAttribute('href')).toBe(`${lan}/https`);
     expect(await onLan.locator('.needs-https').textContent()).toContain(
       'Stremio installs add-ons from other devices only over https://, and this server answers plain HTTP.',
     );
@@ -149,5 +159,25 @@ describe('the install section in Chromium', () => {
         .inputValue(),
     ).toBe(`${lan}/manifest.json`);
     expect(await onLan.locator('figure.qr').count()).toBe(0);
+
+    // The link works: the guide, served by this server, in the frame of its pages and under its policy.
+    const watch = watchPage(onLan);
+    const [answer] = await Promise.all([onLan.waitForNavigation(), guide.click()]);
+    expect(answer?.status()).toBe(200);
+    expect(onLan.url()).toBe(`${lan}/https`);
+    const title = onLan.getByRole('heading', { name: 'HTTPS: install on a TV, a phone or Stremio Web' });
+    await title.waitFor();
+    expect(await title.isVisible()).toBe(true);
+    expect(await onLan.title()).toBe('HTTPS: install on a TV, a phone or Stremio Web · Marquee Demo');
+    // An in-page link of the guide (its table of ways) reaches its heading by the anchor GitHub gives it.
+    await onLan.getByRole('link', { name: 'Your own DNS name with serve --tls-cert' }).click();
+    expect(new URL(onLan.url()).hash).toBe('#your-own-dns-name-with-serve---tls-cert');
+    const section = onLan.getByRole('heading', { name: 'Your own DNS name with serve --tls-cert' });
+    await expect.poll(() => section.evaluate((h) => Math.round(h.getBoundingClientRect().top))).toBeLessThan(50);
+    await onLan.screenshot({ path: join(ARTIFACTS, 'install-guide.png'), fullPage: false });
+    // Back to the front page it came from.
+    expect(await onLan.getByRole('link', { name: '← Marquee Demo' }).getAttribute('href')).toBe(`${lan}/`);
+    expect(watch.errors).toEqual([]);
+    expect(watch.consoleErrors).toEqual([]);
   });
 });

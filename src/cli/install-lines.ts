@@ -2,16 +2,24 @@
  * `serve`'s install lines, by the same rule as the front page (server/install.ts): a
  * `stremio://` link only for an https address, since the client always opens it as https.
  */
-import { HTTPS_GUIDE_URL, installReach, isLoopbackHost, stremioLink, stremioWebLink } from '../server/index.js';
+import { installReach, isLoopbackHost, stremioLink, stremioWebLink } from '../server/index.js';
 
 /**
  * The lines under `manifest:` for the add-on at `manifestUrl`, served on `host`; with `qr`, a
- * QR code of the install link (there is one only over https).
+ * QR code of the install link (there is one only over https). Where a TV or phone needs HTTPS
+ * they give `guideUrl`, the address of the guide page the server serves (else docs/https.md).
  *
- * @example await installLines('http://127.0.0.1:7000/manifest.json', '127.0.0.1', false)
+ * @example await installLines('http://127.0.0.1:7000/manifest.json', '127.0.0.1', false, 'http://127.0.0.1:7000/https')
  * // ['  install:   no one-click link over plain HTTP …']
  */
-export async function installLines(manifestUrl: string, host: string, qr: boolean): Promise<string[]> {
+export async function installLines(
+  manifestUrl: string,
+  host: string,
+  qr: boolean,
+  guideUrl?: string,
+): Promise<string[]> {
+  const httpsAdvice = (label: string) =>
+    `  ${`${label}:`.padEnd(11)}a TV or phone installs add-ons only over HTTPS: serve with --tls-cert and --tls-key, or behind an HTTPS proxy (how: ${guideUrl ?? 'docs/https.md'})`;
   const reach = installReach(manifestUrl);
   const lines: string[] = [];
   if (reach === 'https') {
@@ -37,8 +45,4 @@ export async function installLines(manifestUrl: string, host: string, qr: boolea
     );
   }
   return lines;
-}
-
-function httpsAdvice(label: string): string {
-  return `  ${`${label}:`.padEnd(11)}a TV or phone installs add-ons only over HTTPS: serve with --tls-cert and --tls-key, or behind an HTTPS proxy (${HTTPS_GUIDE_URL})`;
 }

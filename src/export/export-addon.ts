@@ -7,6 +7,7 @@ import { checkPageUrls } from '../server/page.js';
 import { catalogLists, describeList, pageList } from './catalog-pages.js';
 import type { Crawl } from './crawl.js';
 import { exportGuideDays, GUIDE_WINDOW_LIMITS } from './guide.js';
+import { HTTPS_GUIDE_FILE, httpsGuidePage } from './https-page.js';
 import { exportAddonCatalogs, exportItems } from './items.js';
 import { landingHtml } from './landing.js';
 import { checkOutDir, createStagingDir, MARKER_FILE, MARKER_GENERATOR, MARKER_VERSION, swapIn } from './replace-dir.js';
@@ -18,15 +19,15 @@ const DEFAULTS = { maxPages: 1_000, maxFiles: 200_000, maxBytes: 2 * 1024 ** 3, 
 
 /**
  * `_headers`, for static hosts that read it (Netlify, Cloudflare Pages): CORS on every file (the
- * web client needs it), and on the landing page the served page's policy and frame rules.
+ * web client needs it), and on the landing page and the HTTPS guide the served pages' policy and
+ * frame rules. The guide under `/https` too: Cloudflare Pages serves `https.html` there.
  */
-function headersFile(policy: string): string {
-  const page = [
-    `  Content-Security-Policy: ${policy}`,
-    '  X-Frame-Options: DENY',
-    '  Referrer-Policy: same-origin',
-  ].join('\n');
-  return `/*\n  Access-Control-Allow-Origin: *\n  X-Content-Type-Options: nosniff\n/\n${page}\n/index.html\n${page}\n`;
+function headersFile(policy: string, guidePolicy: string | undefined): string {
+  const page = (csp: string) =>
+    [`  Content-Security-Policy: ${csp}`, '  X-Frame-Options: DENY', '  Referrer-Policy: same-origin'].join('\n');
+  const guide =
+    guidePolicy === undefined ? '' : `/${HTTPS_GUIDE_FILE}\n${page(guidePolicy)}\n/https\n${page(guidePolicy)}\n`;
+  return `/*\n  Access-Control-Allow-Origin: *\n  X-Content-Type-Options: nosniff\n/\n${page(policy)}\n/index.html\n${page(policy)}\n${guide}`;
 }
 
 /**
@@ -73,11 +74,14 @@ export async function exportAddon(addon: Addon, outDir: string, options: ExportO
     if ((await own('manifest.json', JSON.stringify(manifest))) !== 'written') {
       throw new MarqueeError('INVALID_SETTINGS', 'the export limits leave no room for manifest.json');
     }
-    const landing = landingHtml(manifest, options.publicUrl);
+    // The guide first: the landing page links it only once it is there.
+    const guide = options.httpsGuide === undefined ? undefined : httpsGuidePage(manifest, options.httpsGuide);
+    const guideWritten = guide !== undefined && (await own(HTTPS_GUIDE_FILE, guide.html)) === 'written';
+    const landing = landingHtml(manifest, options.publicUrl, guideWritten ? HTTPS_GUIDE_FILE : undefined);
     await own('index.html', landing.html);
     // GitHub Pages runs Jekyll unless told not to, and Jekyll drops `_` and `.` files.
     await own('.nojekyll', '');
-    await own('_headers', headersFile(landing.policy));
+    await own('_headers', headersFile(landing.policy, guideWritten ? guide.policy : undefined));
 
     const catalogs: CatalogExport[] = [];
     const guideDays = new Set<string>();

@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Manifest } from '../protocol/index.js';
-import { escapeHtml, html, SafeHtml } from '../server/html.js';
-import { HTTPS_GUIDE_URL, installReach, stremioLink } from '../server/install.js';
-import { addonSummary, layout, pagePolicy } from '../server/page.js';
+import { html, SafeHtml } from '../server/html.js';
+import { installReach, stremioLink } from '../server/install.js';
+import { addonSummary, layout } from '../server/page.js';
+import { type StaticPage, staticPage } from './static-page.js';
 
 /**
  * `index.html` of a static export: the add-on's name, catalogs and install address, in the same
@@ -22,37 +23,20 @@ if (location.protocol === 'https:') {
 } else document.getElementById('needs-https').hidden = false;`;
 
 /** The static landing page and the Content-Security-Policy it carries (for `_headers` too). */
-export interface StaticLanding {
-  readonly html: string;
-  readonly policy: string;
-}
+export type StaticLanding = StaticPage;
 
 /**
  * The landing page; every manifest string is escaped. It carries the served page's policy as a
- * `<meta>` (with its scripts allowed by hash: a static page has no per-request nonce); the frame
- * rules, which a `<meta>` cannot carry, go in `_headers` for the hosts that read it.
+ * `<meta>` (staticPage). Over plain HTTP it links the HTTPS guide at `guideHref` (the export's
+ * own `https.html`, relative), or names the guide when the export has none.
  *
  * @example landingHtml(manifest, 'https://example.org/addon').html // '<!doctype html>…'
  */
-export function landingHtml(manifest: Manifest, publicUrl?: string): StaticLanding {
-  const page = landingBody(manifest, publicUrl);
-  const hashes = [...page.matchAll(/<script nonce="[^"]*">([\s\S]*?)<\/script>/g)].map(
-    ([, script]) => `'sha256-${createHash('sha256').update(script!, 'utf8').digest('base64')}'`,
-  );
-  const policy = pagePolicy(hashes.join(' ') || "'none'");
-  // frame-ancestors is ignored in a <meta> (browsers warn): the header in _headers carries it.
-  const meta = policy
-    .split('; ')
-    .filter((d) => !d.startsWith('frame-ancestors'))
-    .join('; ');
-  const head = '<meta charset="utf-8">';
-  return {
-    html: page.replace(head, `${head}\n<meta http-equiv="Content-Security-Policy" content="${escapeHtml(meta)}">`),
-    policy,
-  };
+export function landingHtml(manifest: Manifest, publicUrl?: string, guideHref?: string): StaticLanding {
+  return staticPage(landingBody(manifest, publicUrl, guideHref));
 }
 
-function landingBody(manifest: Manifest, publicUrl?: string): string {
+function landingBody(manifest: Manifest, publicUrl?: string, guideHref?: string): string {
   const manifestUrl = publicUrl === undefined ? 'manifest.json' : `${publicUrl.replace(/\/+$/, '')}/manifest.json`;
   // Known now only with publicUrl; otherwise the script decides from where the page is served.
   const https = publicUrl === undefined ? undefined : installReach(manifestUrl) === 'https';
@@ -60,7 +44,11 @@ function landingBody(manifest: Manifest, publicUrl?: string): string {
   const body = html`
 ${addonSummary(manifest)}
 <p id="install-row"${https === true ? '' : html` hidden`}><a class="button" id="install" href="${https === true ? stremioLink(manifestUrl) : '#'}">Install in Stremio</a></p>
-<p class="hint" id="needs-https"${https === false ? '' : html` hidden`}>Served over plain HTTP: Stremio installs add-ons from other devices only over <code>https://</code>; host these files over HTTPS for a one-click install (<a href="${HTTPS_GUIDE_URL}" rel="noreferrer">docs/https.md</a>).</p>
+<p class="hint" id="needs-https"${https === false ? '' : html` hidden`}>Served over plain HTTP: Stremio installs add-ons from other devices only over <code>https://</code>; host these files over HTTPS for a one-click install (${
+    guideHref !== undefined
+      ? html`<a class="https-guide" href="${guideHref}">how to serve it over HTTPS</a>`
+      : html`how is in Marquee's guide <code>docs/https.md</code>`
+  }).</p>
 <label for="manifest-url">Or paste this address into Stremio's add-on search:</label>
 <div class="copy"><input id="manifest-url" type="text" readonly value="${manifestUrl}">
 <button type="button" class="button" data-copy="manifest-url">Copy</button></div>

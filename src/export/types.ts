@@ -20,6 +20,12 @@ export interface ExportOptions {
   readonly maxBytes?: number;
   /** Where the export will be served (`https://host/path`), for the landing page's install link. */
   readonly publicUrl?: string;
+  /**
+   * Marquee's HTTPS guide (docs/https.md) as Markdown: written as `https.html`, which the landing
+   * page links where it is served over plain HTTP. Without it the landing page names the guide.
+   * `marquee export` gives it.
+   */
+  readonly httpsGuide?: string;
   /** The clock (epoch ms); decides which guide days are today. Default `Date.now`. */
   readonly now?: () => number;
   /** Stops the export; the staging folder is removed and `outDir` is left as it was. */

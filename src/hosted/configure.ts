@@ -12,6 +12,7 @@ import {
   type CoreResponse,
   configurePage,
   fieldName,
+  HTTPS_GUIDE_PATH,
   html,
   pageHeaders,
   type SafeHtml,
@@ -137,8 +138,17 @@ export async function handleHostedConfigure(
   const base = baseUrl(request, options);
   const wantsJson = /application\/json/i.test(request.header('accept') ?? '');
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
+  // Over plain HTTP the install link's section links the HTTPS guide the public handler serves.
+  const guide = options.httpsGuide !== undefined ? { httpsGuideUrl: `${base}${HTTPS_GUIDE_PATH}` } : {};
   const page = (status: number, input: Partial<Parameters<typeof configurePage>[0]>, extra = {}): CoreResponse => {
-    const body = configurePage({ manifest: publicManifest(service), baseUrl: base, nonce, values: {}, ...input });
+    const body = configurePage({
+      manifest: publicManifest(service),
+      baseUrl: base,
+      nonce,
+      values: {},
+      ...guide,
+      ...input,
+    });
     return {
       status,
       headers: {

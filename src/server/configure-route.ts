@@ -12,7 +12,8 @@ const MAX_FORM_BYTES = 64 * 1024;
 
 /**
  * GET /configure (fresh), GET /{config}/configure (reconfigure, pre-filled), POST /configure
- * (check the values, then show the install link of the encoded configuration).
+ * (check the values, then show the install link of the encoded configuration). `httpsGuideUrl`:
+ * the served HTTPS guide, which the install section links over plain HTTP.
  */
 export async function handleConfigure(
   addon: Addon,
@@ -20,12 +21,14 @@ export async function handleConfigure(
   segment: string | undefined,
   baseUrl: string,
   method: 'GET' | 'POST',
+  httpsGuideUrl?: string,
 ): Promise<CoreResponse> {
   const manifest = addon.manifest;
   const fields = addon.configFields;
   if (fields.length === 0) return notFoundResponse();
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
   const headers = pageHeaders(nonce);
+  const guide = httpsGuideUrl !== undefined ? { httpsGuideUrl } : {};
 
   let previous: Record<string, unknown> | undefined;
   let previousSegment: string | undefined;
@@ -49,6 +52,7 @@ export async function handleConfigure(
       nonce,
       values: shown,
       ...(previousSegment !== undefined ? { previous: previousSegment } : { front: await frontPageData(addon) }),
+      ...guide,
     });
     return htmlResponse(200, page, headers);
   }
@@ -76,11 +80,12 @@ export async function handleConfigure(
       values: { ...raw, ...shown },
       problems,
       ...(old && sentPrevious !== undefined ? { previous: sentPrevious } : {}),
+      ...guide,
     });
     return htmlResponse(400, page, headers);
   }
   const encoded = addon.configCodec.encode(values);
   const manifestUrl = `${baseUrl}/${encodeURIComponent(encoded)}/manifest.json`;
-  const page = configurePage({ manifest, baseUrl, nonce, values: shown, previous: encoded, manifestUrl });
+  const page = configurePage({ manifest, baseUrl, nonce, values: shown, previous: encoded, manifestUrl, ...guide });
   return htmlResponse(200, page, headers);
 }

@@ -21,6 +21,8 @@ export interface ConfigurePageInput {
   readonly front?: FrontData;
   /** A status shown above the install link (an import's progress or summary), already escaped. */
   readonly notice?: SafeHtml;
+  /** The served HTTPS guide page, linked from the install section over plain HTTP; none: named in words. */
+  readonly httpsGuideUrl?: string;
 }
 
 /** Form field name of a config key: prefixed so keys can never clash with our own fields. */
@@ -43,9 +45,9 @@ export function configurePage(input: ConfigurePageInput): string {
 ${input.notice ?? ''}
 ${
   input.manifestUrl
-    ? html`<section class="result" aria-live="polite"><h2>Ready to install</h2>${installSection(input.manifestUrl)}</section>`
+    ? html`<section class="result" aria-live="polite"><h2>Ready to install</h2>${installSection(input.manifestUrl, input.httpsGuideUrl)}</section>`
     : defaultsWork && !reconfiguring
-      ? html`${installSection(`${baseUrl}/manifest.json`)}<p class="hint">This installs the default settings; choose your own below for an install link of your own.</p>`
+      ? html`${installSection(`${baseUrl}/manifest.json`, input.httpsGuideUrl)}<p class="hint">This installs the default settings; choose your own below for an install link of your own.</p>`
       : ''
 }
 ${input.front ? contentSection(input.front) : ''}

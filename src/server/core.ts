@@ -5,6 +5,7 @@ import { DEFAULT_CACHE } from './cache-control.js';
 import { handleConfigure } from './configure-route.js';
 import { STATUS_BY_CODE } from './errors.js';
 import { frontPageData } from './front.js';
+import { type GuideContent, guideContent, guideResponse, HTTPS_GUIDE_PATH } from './guide-page.js';
 import { landingPage } from './landing.js';
 import { checkPageUrls, pageHeaders } from './page.js';
 import { createRateLimiter } from './rate-limit.js';
@@ -66,6 +67,10 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
    * cacheable, or no cache at all, as in hosted mode's pending answers).
    */
   const flights = new Map<string, Flight>();
+  /** The HTTPS guide, rendered at its first request (a server that is never asked for it never renders it). */
+  let guide: GuideContent | undefined;
+  const httpsGuide = options.httpsGuide;
+  const guideUrl = (base: string) => (httpsGuide === undefined ? undefined : `${base}${HTTPS_GUIDE_PATH}`);
 
   function baseUrl(request: CoreRequest): string {
     if (options.publicUrl) return options.publicUrl.replace(/\/+$/, '');
@@ -106,7 +111,8 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
       if (foreign !== undefined) return crossSiteResponse(foreign, requestId);
       const addon = getAddon();
       checkPageUrls(addon.manifest);
-      return handleConfigure(addon, request, configure[1], baseUrl(request), 'POST');
+      const base = baseUrl(request);
+      return handleConfigure(addon, request, configure[1], base, 'POST', guideUrl(base));
     }
     if (!isRead) return textResponse(405, 'Method not allowed', { allow: ALLOWED });
 
@@ -125,9 +131,17 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
     };
     const hit = cached(now);
     if (hit) return hit;
-    if (path === '/' || configure) checkPageUrls(addon.manifest);
+    const guidePath = httpsGuide !== undefined && (path === HTTPS_GUIDE_PATH || path === `${HTTPS_GUIDE_PATH}/`);
+    if (path === '/' || configure || guidePath) checkPageUrls(addon.manifest);
     if (path === '/') return await landing(addon, request);
-    if (configure) return handleConfigure(addon, request, configure[1], baseUrl(request), 'GET');
+    if (configure) {
+      const base = baseUrl(request);
+      return handleConfigure(addon, request, configure[1], base, 'GET', guideUrl(base));
+    }
+    if (guidePath) {
+      guide ??= guideContent(httpsGuide);
+      return guideResponse(addon.manifest, guide, baseUrl(request));
+    }
 
     const parsed = parseAddonPath(path);
     if (!parsed) return notFoundResponse();
@@ -235,7 +249,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
     const data = await frontPageData(addon);
     // Built from the data as it is now: later cached answers must be of that data too (see route).
     if (cache) addon.dataVersion();
-    return htmlResponse(200, landingPage(manifest, base, nonce, data), pageHeaders(nonce));
+    return htmlResponse(200, landingPage(manifest, base, nonce, data, guideUrl(base)), pageHeaders(nonce));
   }
 
   function failure(error: unknown, requestId: string): CoreResponse {

@@ -11,6 +11,7 @@ export { type ConfigurePageInput, configurePage, fieldName } from './configure.j
 export { createRequestHandler, redactPath } from './core.js';
 export { STATUS_BY_CODE } from './errors.js';
 export { toFetchHandler } from './fetch.js';
+export { HTTPS_GUIDE_PATH } from './guide-page.js';
 export { escapeHtml, html, SafeHtml } from './html.js';
 export { HTTPS_GUIDE_URL, installReach, isLoopbackHost, stremioLink, stremioWebLink } from './install.js';
 export {

@@ -4,6 +4,7 @@
  * rendered on the server (the QR code as inline SVG).
  */
 import { renderSVG } from 'uqr';
+import { HTTPS_GUIDE_PATH } from './guide-page.js';
 import { html, SafeHtml } from './html.js';
 
 /** A QR code of `link` as inline SVG; empty when the link is too long for a QR code. */
@@ -22,10 +23,13 @@ export function stremioWebLink(manifestUrl: string): string {
 }
 
 /**
- * Where people read how to serve Marquee over HTTPS: docs/https.md as the npm package ships it
- * (the server may run where no other copy is at hand).
+ * The path, under the add-on's base URL, of the HTTPS guide a server given `httpsGuide` serves
+ * (`HTTPS_GUIDE_PATH`). Kept under this name for code that imported it; it once named a package
+ * CDN's copy of docs/https.md, which no server could count on reaching.
+ *
+ * @deprecated use `HTTPS_GUIDE_PATH`, under the add-on's base URL.
  */
-export const HTTPS_GUIDE_URL = 'https://unpkg.com/stremio-marquee/docs/https.md';
+export const HTTPS_GUIDE_URL: string = HTTPS_GUIDE_PATH;
 
 /**
  * How the client can install the add-on at `manifestUrl`. Stremio's `stremio://` links always
@@ -73,12 +77,23 @@ function addressField(manifestUrl: string, label: string): SafeHtml {
 }
 
 /**
+ * How to serve it over HTTPS: a link to the guide page when the server serves one (`guideUrl`),
+ * else the guide named in words (a link to a page that is not there would be a dead one).
+ */
+function guideLink(guideUrl: string | undefined): SafeHtml {
+  return guideUrl !== undefined
+    ? html`<a class="https-guide" href="${guideUrl}">how to serve it over HTTPS</a>`
+    : html`how to serve it over HTTPS is in Marquee's guide <code>docs/https.md</code>`;
+}
+
+/**
  * The install section, as the address allows (`installReach`): over https the stremio://
  * button, Stremio Web, the copyable address and a QR code of the install link (for a phone with
  * Stremio); over plain HTTP on this machine Stremio Web and the address to paste, saying why
  * there is no one-click install; over plain HTTP elsewhere, that a TV or phone needs HTTPS.
+ * Over plain HTTP it links the HTTPS guide at `guideUrl` (the served page), when there is one.
  */
-export function installSection(manifestUrl: string): SafeHtml {
+export function installSection(manifestUrl: string, guideUrl?: string): SafeHtml {
   const reach = installReach(manifestUrl);
   if (reach === 'https') {
     const stremioUrl = stremioLink(manifestUrl);
@@ -91,7 +106,7 @@ ${addressField(manifestUrl, "Or paste this address into Stremio's add-on search:
 <figure class="qr">${qrSvg(stremioUrl)}<figcaption>Scan to install on a phone with Stremio</figcaption></figure>
 </section>`;
   }
-  const guide = html`<a href="${HTTPS_GUIDE_URL}" rel="noreferrer" target="_blank">how to serve it over HTTPS (docs/https.md)</a>`;
+  const guide = guideLink(guideUrl);
   if (reach === 'loopback') {
     return html`<section class="install" aria-label="Install">
 <div class="install-actions">

@@ -5,10 +5,17 @@ import { installSection } from './install.js';
 import { layout } from './page.js';
 
 /**
- * The front page at `/`: what the add-on is, how to install it, a few posters of each catalog and
- * what is on now. Every string is escaped.
+ * The front page at `/`: what the add-on is, how to install it (linking the HTTPS guide at
+ * `guideUrl` over plain HTTP, when the server serves it), a few posters of each catalog and what
+ * is on now. Every string is escaped.
  */
-export function landingPage(manifest: Manifest, baseUrl: string, nonce: string, data: FrontData): string {
+export function landingPage(
+  manifest: Manifest,
+  baseUrl: string,
+  nonce: string,
+  data: FrontData,
+  guideUrl?: string,
+): string {
   const needsConfig = manifest.behaviorHints?.configurationRequired === true;
   const configurable = (manifest.config?.length ?? 0) > 0;
   const body = html`
@@ -16,7 +23,7 @@ export function landingPage(manifest: Manifest, baseUrl: string, nonce: string, 
 ${
   needsConfig
     ? html`<p>This add-on needs a few settings first.</p><p><a class="button" href="${baseUrl}/configure">Configure</a></p>`
-    : html`${installSection(`${baseUrl}/manifest.json`)}${
+    : html`${installSection(`${baseUrl}/manifest.json`, guideUrl)}${
         configurable ? html`<p><a href="${baseUrl}/configure">Choose your settings before installing</a></p>` : ''
       }`
 }

@@ -123,6 +123,13 @@ h3 { margin: 1.1rem 0 .5rem; font-size: 1rem; }
 .now-on li > div { display: grid; min-width: 0; flex: 1; }
 .now-on .programme { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .now-on progress { width: 100%; height: .4rem; accent-color: var(--accent); }
+.back { margin: .75rem 0 0; font-size: .9rem; }
+.guide h2 { margin: 1.5rem 0 .5rem; } .guide h3 { margin: 1.75rem 0 .5rem; font-size: 1.1rem; } .guide h4 { margin: 1.25rem 0 .4rem; }
+.guide pre { overflow-x: auto; padding: .75rem 1rem; border-radius: .5rem; font-size: .85rem; line-height: 1.4;
+  background: color-mix(in srgb, CanvasText 8%, transparent); tab-size: 4; }
+.guide pre code { padding: 0; background: none; overflow-wrap: normal; font-size: inherit; }
+.guide table { display: block; overflow-x: auto; border-collapse: collapse; margin: 1rem 0; font-size: .9rem; }
+.guide th, .guide td { border: 1px solid var(--line); padding: .4rem .6rem; text-align: left; vertical-align: top; }
 @media (max-width: 30rem) { .copy { flex-direction: column; } .install { grid-template-columns: 1fr; } .qr { justify-self: center; } }
 @media (prefers-color-scheme: dark) { :root { --accent: #9b84ff; --accent-text: #14102a; --error: #ff8a80; } }
 `;
@@ -133,7 +140,7 @@ const COPY_SCRIPT = `for (const b of document.querySelectorAll('[data-copy]')) b
   b.textContent = 'Copied'; setTimeout(() => { b.textContent = 'Copy'; }, 1500);
 });`;
 
-/** The frame shared by the landing and configure pages. */
+/** The frame shared by the landing, configure and guide pages. */
 export function layout(manifest: Manifest, nonce: string, title: string, body: SafeHtml): string {
   return html`<!doctype html>
 <html lang="en">

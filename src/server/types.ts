@@ -59,6 +59,12 @@ export interface ServerOptions {
   readonly defaultCache?: CacheHints;
   /** Per-address request limit; off when absent (the default, for local use). */
   readonly rateLimit?: RateLimitOptions;
+  /**
+   * Marquee's HTTPS guide (docs/https.md) as Markdown: served as a page at `/https` (under
+   * `basePath`), which the install section links for a plain-HTTP address. Without it there is no
+   * such page, and the install section names the guide in words. `marquee serve` gives it.
+   */
+  readonly httpsGuide?: string;
 }
 
 /** The add-on to serve: fixed, or looked up per request so a backend can swap it after an import. */

@@ -96,7 +96,11 @@ export interface HostedUnderTest {
 export async function startHosted(
   dir: string,
   ring: KeyRing,
-  options: Partial<Omit<HostedOptions, 'dir' | 'codec' | 'manifest'>> & { waitMs?: number; trustProxy?: boolean } = {},
+  options: Partial<Omit<HostedOptions, 'dir' | 'codec' | 'manifest'>> & {
+    waitMs?: number;
+    trustProxy?: boolean;
+    httpsGuide?: string;
+  } = {},
 ): Promise<HostedUnderTest> {
   const logs: string[] = [];
   const logger: Logger = {
@@ -104,7 +108,7 @@ export async function startHosted(
     error: (r) => logs.push(JSON.stringify(r)),
     debug: (r) => logs.push(JSON.stringify(r)),
   };
-  const { waitMs, trustProxy, ...rest } = options;
+  const { waitMs, trustProxy, httpsGuide, ...rest } = options;
   const service = createHostedService({
     dir,
     codec: createTokenCodec(ring, 'org.marquee.hosted'),
@@ -117,6 +121,7 @@ export async function startHosted(
     logger,
     ...(waitMs !== undefined ? { waitMs } : {}),
     ...(trustProxy ? { trustProxy } : {}),
+    ...(httpsGuide !== undefined ? { httpsGuide } : {}),
   });
   const running = await listen(hosted.handle, { port: 0, host: '127.0.0.1' });
   return {

@@ -112,11 +112,13 @@ describe('marquee export deletes nothing it did not write', () => {
   it('judges an export written before markers listed their files by the shape of an export', async () => {
     expect(await cli('export', '--demo', '--out', 'old')).toMatchObject({ code: 0 });
     const out = join(dir, 'old');
-    // What an earlier Marquee wrote: version 2, the root entries only.
+    // What an earlier Marquee wrote: version 2, the root entries only, and no https.html (newer).
     const marker = JSON.parse(readFileSync(join(out, MARKER_FILE), 'utf8'));
     delete marker.written;
     marker.markerVersion = 2;
+    marker.entries = marker.entries.filter((entry: string) => entry !== 'https.html');
     writeFileSync(join(out, MARKER_FILE), JSON.stringify(marker));
+    await rm(join(out, 'https.html'));
     writeFileSync(join(out, 'catalog', 'notes.txt'), 'mine');
     writeFileSync(join(out, 'deploy.sh'), '#!/bin/sh\n');
     const result = await cli('export', '--demo', '--out', 'old');

@@ -4,6 +4,7 @@ import { exportAddon } from '../../export/index.js';
 import { describeManifestChange, openStore } from '../../store/index.js';
 import { buildAddon, holdsData, importAll, isDemo, prepareDemo } from '../app.js';
 import type { Command } from '../command.js';
+import { readHttpsGuide } from '../https-guide.js';
 import { count } from '../plural.js';
 import { describeOutcome } from '../report.js';
 import { resolveSettings, STORE_OPTIONS } from '../resolve.js';
@@ -76,8 +77,12 @@ export const exportCommand: Command = {
       const addon = buildAddon(store, settings, keyFile, (change) =>
         io.stderr.write(`marquee export: warning: ${describeManifestChange(change)}\n`),
       );
+      // The landing page links the HTTPS guide, written beside it from the package's docs/https.md.
+      const guide = readHttpsGuide();
+      if ('problem' in guide) io.stderr.write(`marquee export: warning: ${guide.problem}: no https.html is written\n`);
       const report = await exportAddon(addon, resolve(io.cwd, values.out), {
         force: values.force === true,
+        ...('markdown' in guide ? { httpsGuide: guide.markdown } : {}),
         guideDays: { from: -1, to: daysAhead },
         ...(typeof values['public-url'] === 'string' ? { publicUrl: values['public-url'] } : {}),
       });

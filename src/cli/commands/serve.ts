@@ -5,12 +5,13 @@ import { type Addon, type WarmUpOptions, warmUp } from '../../addon/index.js';
 import { demoGuide } from '../../demo/index.js';
 import { MarqueeError } from '../../errors.js';
 import { createRefresher, type SourceState } from '../../livetv/index.js';
-import { createRequestHandler, readTlsPair } from '../../server/index.js';
+import { createRequestHandler, HTTPS_GUIDE_PATH, readTlsPair } from '../../server/index.js';
 import type { SourceValidators } from '../../sources/input/index.js';
 import { describeManifestChange, type ManifestChange, openStore, removeStoreFiles } from '../../store/index.js';
 import { buildAddon, holdsData, isDemo, prepareDemo } from '../app.js';
 import type { Command } from '../command.js';
 import { startHealthPasses } from '../health-serve.js';
+import { readHttpsGuide } from '../https-guide.js';
 import { importInWorker } from '../import-worker.js';
 import { installLines } from '../install-lines.js';
 import { listenPerSettings } from '../listen.js';
@@ -190,8 +191,12 @@ export const serveCommand: Command = {
         log.warn(describeManifestChange(change), { added: change.added, removed: change.removed });
       let addon: Addon = buildAddon(store, settings, keyFile, manifestChanged);
       for (const w of addon.warnings) log.event(`manifest warning: ${w.path}: ${w.message}`);
+      // The pages link the HTTPS guide at /https, served from the package's own docs/https.md.
+      const guide = readHttpsGuide();
+      if ('problem' in guide) log.warn(`${guide.problem}: the pages name the guide instead of linking it`);
       const handler = createRequestHandler(() => addon, {
         logger: log,
+        ...('markdown' in guide ? { httpsGuide: guide.markdown } : {}),
         ...(settings.publicUrl ? { publicUrl: settings.publicUrl } : {}),
         ...(settings.basePath ? { basePath: settings.basePath } : {}),
         ...(settings.security?.trustProxy ? { trustProxy: true } : {}),
@@ -211,7 +216,8 @@ export const serveCommand: Command = {
       await warm(addon, { guidePages: 1 });
       const { running, host, base } = await listenPerSettings(handler, settings, log);
       const manifestUrl = `${base}/manifest.json`;
-      const install = await installLines(manifestUrl, host, values.qr === true);
+      const guideUrl = 'markdown' in guide ? `${base}${HTTPS_GUIDE_PATH}` : undefined;
+      const install = await installLines(manifestUrl, host, values.qr === true, guideUrl);
       const qrCode = values.qr === true ? install.splice(install.indexOf('')) : [];
       io.stdout.write(
         [
