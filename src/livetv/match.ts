@@ -217,12 +217,16 @@ export interface Resolution {
   readonly candidates?: readonly NameMatch[];
 }
 
-/** The guide side: every guide channel id seen, in priority order (first declared wins ties). */
+/** Guide channels kept per display name for the `displayName` rule: enough to break ties. */
+const NAME_LIST = 8;
+
+/** The guide side: every guide channel id seen, in priority order. */
 export class GuideIndex {
   readonly #keys = new Set<string>();
   readonly #byLowerId = new Map<string, string>();
   readonly #byBaseId = new Map<string, string>();
-  readonly #byName = new Map<string, string>();
+  /** Display name, lower-cased → the guide channels that have it (a list only when several do). */
+  readonly #byName = new Map<string, string | string[]>();
   readonly #names: GuideNames;
   readonly #matching: Matching;
 
@@ -260,7 +264,12 @@ export class GuideIndex {
     }
     for (const { text } of channel.displayNames) {
       const lower = text.trim().toLowerCase();
-      if (lower !== '' && !this.#byName.has(lower)) this.#byName.set(lower, id);
+      if (lower === '') continue;
+      const ids = this.#byName.get(lower);
+      if (ids === undefined) this.#byName.set(lower, id);
+      else if (typeof ids === 'string') {
+        if (ids !== id) this.#byName.set(lower, [ids, id]);
+      } else if (ids.length < NAME_LIST && !ids.includes(id)) ids.push(id);
     }
     const texts = channel.displayNames.map((n) => n.text);
     const forms = texts.map((t) => formOf(t));
@@ -282,14 +291,19 @@ export class GuideIndex {
       const feed = this.#byBaseId.get(baseId(s.tvgId));
       if (feed !== undefined) return { key: feed, rule: 'feed' };
     }
-    for (const name of [s.tvgName, s.name]) {
-      const key = name === undefined ? undefined : this.#byName.get(name.trim().toLowerCase());
-      if (key !== undefined) return { key, rule: 'displayName' };
-    }
     const country = countryHint(s, forms);
-    for (const form of forms) {
-      const key = this.#names.byKey(form, country);
-      if (key !== undefined) return { key, rule: 'normalizedName' };
+    const { threshold } = this.#matching;
+    for (const name of [s.tvgName, s.name]) {
+      const ids = name === undefined ? undefined : this.#byName.get(name.trim().toLowerCase());
+      if (ids === undefined) continue;
+      const exact = typeof ids === 'string' ? { id: ids } : this.#names.byIds(ids, forms, threshold, country);
+      return exact.id !== undefined ? { key: exact.id, rule: 'displayName' } : { candidates: exact.candidates ?? [] };
+    }
+    const exact = this.#names.byKey(forms, threshold, country);
+    if (exact !== undefined) {
+      return exact.id !== undefined
+        ? { key: exact.id, rule: 'normalizedName' }
+        : { candidates: exact.candidates ?? [] };
     }
     if (!this.#matching.scored || forms.length === 0) return {};
     const scored = this.#names.scored(forms, this.#matching, country);

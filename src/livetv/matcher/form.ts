@@ -7,14 +7,15 @@
  * the import kept (and so of the garbage V8 let pile up before collecting).
  */
 import { type NameReading, readName } from './read-name.js';
-import { COUNTRY2, FEED_WORDS, LANGUAGE2, WEAK_WORDS } from './vocabulary.js';
+import { COUNTRY2, FEED_WORDS, LANGUAGE2, TIME_FEED_WORDS, WEAK_WORDS } from './vocabulary.js';
 
 export interface NameForm {
   readonly tokens: readonly string[];
   /**
    * One letter per token: `m` a number or `+`, `w` a weak word (`TV`, `the`), `c` a country or
    * language code after the name, `n` any other word; upper case (`W`, `C`, `N`) when it is a
-   * place, region, language or feed word, or stood in brackets.
+   * place, region, language or feed word, or stood in brackets; `T` a time-zone feed word (`East`,
+   * `Pacific`), which a guide name may add without naming another channel.
    */
   readonly kinds: string;
   /** The sum of the tokens' weights. */
@@ -37,7 +38,7 @@ export const WEAK = 0.25;
 /** Weight of a country or language code standing after the name (`Arena Sport 7 HR`). */
 export const CODE = 0.3;
 
-const WEIGHT: Readonly<Record<string, number>> = { m: 1, w: WEAK, c: CODE, n: 1, W: WEAK, C: CODE, N: 1 };
+const WEIGHT: Readonly<Record<string, number>> = { m: 1, w: WEAK, c: CODE, n: 1, W: WEAK, C: CODE, N: 1, T: 1 };
 
 /** The weight of token `i` of `form`. */
 export function weightAt(form: NameForm, i: number): number {
@@ -47,7 +48,12 @@ export function weightAt(form: NameForm, i: number): number {
 /** Is token `i` of `form` a place, region, language or feed word (or in brackets)? */
 export function feedAt(form: NameForm, i: number): boolean {
   const k = form.kinds[i]!;
-  return k === 'W' || k === 'C' || k === 'N';
+  return k === 'W' || k === 'C' || k === 'N' || k === 'T';
+}
+
+/** Is token `i` of `form` a time-zone feed word (`East`, `Pacific`)? */
+export function timeFeedAt(form: NameForm, i: number): boolean {
+  return form.kinds[i] === 'T';
 }
 
 /** Is token `i` a number or `+`? */
@@ -82,9 +88,12 @@ export function formOfReading(r: NameReading, pool?: TokenPool): NameForm {
   const tokens = pool === undefined ? r.tokens : r.tokens.map((t) => pool.intern(t));
   let kinds = '';
   let allWeak = true;
+  // Words other than time-zone feed words that say something: only beside one is `East` a feed.
+  let saying = 0;
   for (let i = 0; i < tokens.length; i++) {
     const kind = kindOf(tokens[i]!, i);
     if (kind === 'n' || kind === 'm') allWeak = false;
+    if ((kind === 'n' && !TIME_FEED_WORDS.has(tokens[i]!)) || kind === 'm') saying++;
     kinds += kind;
   }
   // A name of weak words only (`TV`, `E!`) is weighed as it is: its words are all it has.
@@ -98,6 +107,7 @@ export function formOfReading(r: NameReading, pool?: TokenPool): NameForm {
     const t = tokens[i]!;
     let kind = kinds[i]!;
     if (kind === 'm') marks.push(t === '+' ? t : String(Number(t)));
+    else if (kind === 'n' && saying > 0 && TIME_FEED_WORDS.has(t)) kind = 'T';
     else if (r.bracketed[i] === true || FEED_WORDS.has(t) || kind === 'c') kind = kind.toUpperCase();
     feedKinds += kind;
     total += WEIGHT[kind]!;

@@ -23,6 +23,13 @@ export interface ScoredMatch {
   readonly candidates: readonly NameMatch[];
 }
 
+/** What an exact rule found: one guide channel, or several it could not tell apart. */
+export interface ExactMatch {
+  readonly id?: string;
+  /** When no channel was chosen: the channels it could not tell apart (at most 3). */
+  readonly candidates?: readonly NameMatch[];
+}
+
 export interface ScoredOptions {
   /** Least score a match needs. */
   readonly threshold: number;
@@ -34,10 +41,10 @@ export interface ScoredOptions {
 interface Frozen {
   /** Keys of names that other channels' names extend with feed words (`bbc1` of `BBC One Scotland`). */
   readonly bases: Set<string>;
-  readonly plain: GuideContext;
-  readonly withVariants: GuideContext;
-  /** The names indexed, built once every guide has been read (none of it while they stream). */
-  readonly postings: Postings;
+  /** Keys of names that extend another channel's name with feed words (`mgm+east` beside `MGM+`). */
+  readonly variants: Set<string>;
+  /** By (variants ? 1 : 0) + (a variant itself ? 2 : 0). */
+  readonly contexts: readonly GuideContext[];
 }
 
 /** Channels kept per key for the exact rule: enough to break ties by country and first name. */
@@ -74,6 +81,8 @@ export class GuideNames {
   readonly #scoredStage: boolean;
   readonly #scorer = new Scorer();
   #frozen: Frozen | undefined;
+  /** The names indexed, built once every guide has been read (none of it while they stream). */
+  #postings: Postings | undefined;
   /** Name numbers already seen in the current search (stamped with `#search`). */
   #seen = new Int32Array(64);
   #search = 0;
@@ -120,6 +129,7 @@ export class GuideNames {
       else if (typeof list === 'number') this.#byKey.set(form.key, [list, n]);
       else if (list.length < KEY_LIST) list.push(n);
       this.#frozen = undefined;
+      this.#postings = undefined;
     }
   }
 
@@ -134,21 +144,84 @@ export class GuideNames {
   }
 
   /**
-   * The guide channel whose display name reads the same as `form` (the `normalizedName` rule):
-   * the one in the playlist's `country` when one is, then one whose first name it is, then the
-   * first seen (guides in priority order, then document order).
+   * The `normalizedName` rule: the guide channels with a display name that reads the same as one
+   * of `forms` (the first form that has any). Of several, the one `prefer` picks; none when
+   * nothing tells them apart (then they are the candidates).
    */
-  byKey(form: NameForm, country?: string): string | undefined {
-    const found = this.#byKey.get(form.key);
-    if (found === undefined) return undefined;
-    const list = typeof found === 'number' ? [found] : found;
-    let pick = list;
-    if (country !== undefined) {
-      const local = list.filter((n) => sameCountry(this.#countries[this.#channelOf(n)], country));
-      if (local.length > 0) pick = local;
+  byKey(forms: readonly NameForm[], threshold: number, country?: string): ExactMatch | undefined {
+    for (const form of forms) {
+      const found = this.#byKey.get(form.key);
+      if (found === undefined) continue;
+      const channels: number[] = [];
+      for (const n of typeof found === 'number' ? [found] : found) {
+        const c = this.#channelOf(n);
+        if (!channels.includes(c)) channels.push(c);
+      }
+      return this.#decide(channels, forms, threshold, country);
     }
-    const n = pick.find((k) => this.#nameChannel[k]! < 0) ?? pick[0]!;
-    return this.#ids[this.#channelOf(n)];
+    return undefined;
+  }
+
+  /**
+   * Of the guide channels `ids` (the `displayName` rule's, which found them by their names as
+   * written), the one `prefer` picks.
+   */
+  byIds(ids: readonly string[], forms: readonly NameForm[], threshold: number, country?: string): ExactMatch {
+    const channels = ids.map((id) => this.#byId.get(id)).filter((c) => c !== undefined);
+    if (channels.length < ids.length) return { id: ids[0]! };
+    return this.#decide(channels, forms, threshold, country);
+  }
+
+  #decide(channels: number[], forms: readonly NameForm[], threshold: number, country?: string): ExactMatch {
+    const c = channels.length === 1 ? channels[0]! : this.#prefer(channels, forms, threshold, country);
+    if (c !== undefined) return { id: this.#ids[c]! };
+    return { candidates: channels.slice(0, 3).map((k) => ({ id: this.#ids[k]!, score: 1 })) };
+  }
+
+  /**
+   * Of several guide channels a name fits equally, the one to take, or none when nothing tells
+   * them apart. The same name in a later guide is the same channel written twice: the first guide
+   * that has one of them decides. Then the playlist's country, when exactly one of them is in it;
+   * then the channel more of whose own names fit the playlist channel's names (every name a
+   * guide gives a channel is a witness of what it is called: `A&E`, `A&E East`, `A&E West`
+   * against `A&E`, `E! Entertainment`, `Canal A&E (Chile)`), and of those the one whose names fit
+   * better on average.
+   */
+  #prefer(channels: number[], forms: readonly NameForm[], threshold: number, country?: string): number | undefined {
+    const first = Math.min(...channels.map((c) => this.#guides[c]!));
+    let pick = channels.filter((c) => this.#guides[c] === first);
+    if (pick.length === 1) return pick[0];
+    if (country !== undefined) {
+      const local = pick.filter((c) => sameCountry(this.#countries[c], country));
+      if (local.length === 1) return local[0];
+      if (local.length > 1) pick = local;
+    }
+    let best: number | undefined;
+    let bestCount = -1;
+    let bestMean = -1;
+    let tied = false;
+    for (const c of pick) {
+      let count = 0;
+      let sum = 0;
+      let names = 0;
+      for (let n = this.#firstName[c]!; n !== -1; n = this.#nextName[n]!) {
+        const g = this.#forms[n]!;
+        const ctx = this.#contextOf(g);
+        let score = 0;
+        for (const p of forms) score = Math.max(score, this.#scorer.score(p, g, ctx));
+        if (score >= threshold) count++;
+        sum += score;
+        names++;
+      }
+      const mean = Math.round((sum / Math.max(1, names)) * 1e6);
+      if (count > bestCount || (count === bestCount && mean > bestMean)) {
+        best = c;
+        bestCount = count;
+        bestMean = mean;
+        tied = false;
+      } else if (count === bestCount && mean === bestMean) tied = true;
+    }
+    return tied ? undefined : best;
   }
 
   /**
@@ -159,13 +232,13 @@ export class GuideNames {
    */
   scored(forms: readonly NameForm[], options: ScoredOptions, country?: string): ScoredMatch {
     if (!this.#scoredStage) return { candidates: [] };
-    const frozen = this.#freeze();
     const best = new Map<number, { score: number; key: string }>();
     const share = minCoverP(options.threshold);
     for (const p of forms) {
-      this.#visit(frozen.postings, p, share, (n) => {
+      this.#postings ??= new Postings(this.#forms);
+      this.#visit(this.#postings, p, share, (n) => {
         const form = this.#forms[n]!;
-        const score = this.#scorer.score(p, form, frozen.bases.has(form.key) ? frozen.withVariants : frozen.plain);
+        const score = this.#scorer.score(p, form, this.#contextOf(form));
         if (score <= 0) return;
         const c = this.#channelOf(n);
         const current = best.get(c);
@@ -252,6 +325,7 @@ export class GuideNames {
     if (this.#frozen) return this.#frozen;
     const df = new Map<string, number>();
     const bases = new Set<string>();
+    const variants = new Set<string>();
     for (let c = 0; c < this.#ids.length; c++) {
       const own = new Set<string>();
       const tokens = new Set<string>();
@@ -261,19 +335,32 @@ export class GuideNames {
       }
       for (const t of tokens) df.set(t, (df.get(t) ?? 0) + 1);
       for (let n = this.#firstName[c]!; n !== -1; n = this.#nextName[n]!) {
-        const base = this.#forms[n]!.baseKey;
+        const form = this.#forms[n]!;
+        const base = form.baseKey;
         // `Angel TV Arabia` beside `Angel TV` in one channel is that channel's own feed, not a variant.
-        if (base !== undefined && !own.has(base)) bases.add(base);
+        if (base === undefined || own.has(base)) continue;
+        bases.add(base);
+        if (this.#byKey.has(base)) variants.add(form.key);
       }
     }
     const unique = (t: string) => df.get(t) === 1;
+    const context = (variants: boolean, timeFeeds: boolean): GuideContext => ({ variants, timeFeeds, unique });
     this.#frozen = {
       bases,
-      plain: { variants: false, unique },
-      withVariants: { variants: true, unique },
-      postings: new Postings(this.#forms),
+      variants,
+      contexts: [context(false, true), context(true, true), context(false, false), context(true, false)],
     };
     return this.#frozen;
+  }
+
+  /**
+   * How the scorer weighs guide name `g`: a playlist name's feed words fully when other channels
+   * extend `g` with such words (`BBC One` beside `BBC One Scotland`); `g`'s own time-zone words
+   * as a feed's unless `g` is such a variant itself (`MGM+ East` beside `MGM+`).
+   */
+  #contextOf(g: NameForm): GuideContext {
+    const frozen = this.#freeze();
+    return frozen.contexts[(frozen.bases.has(g.key) ? 1 : 0) + (frozen.variants.has(g.key) ? 2 : 0)]!;
   }
 }
 

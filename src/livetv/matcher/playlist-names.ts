@@ -8,7 +8,7 @@
  * will say (no variants, any dial number left out), so that a channel the scored stage chooses
  * once every guide is read always had its programmes kept.
  */
-import { type NameForm, weightAt } from './form.js';
+import { type NameForm, timeFeedAt, weightAt } from './form.js';
 import { Postings, probeSet } from './postings.js';
 import { OPTIMISTIC, Scorer } from './score.js';
 
@@ -64,7 +64,7 @@ export class PlaylistNames {
         g,
         floor,
         (i) => postings.reach(g, i),
-        (i) => weightAt(g, i),
+        (i) => guideExtra(g, i),
         true,
       );
       for (const i of probes) {
@@ -101,7 +101,7 @@ export class PlaylistNames {
         g,
         this.#threshold,
         (i) => postings.reach(g, i),
-        (i) => weightAt(g, i),
+        (i) => guideExtra(g, i),
         true,
       );
       for (const i of probes) {
@@ -117,4 +117,9 @@ export class PlaylistNames {
       }
     }
   }
+}
+
+/** What token `i` of guide name `g` costs unaligned: a time-zone feed word nothing (see score.ts). */
+function guideExtra(g: NameForm, i: number): number {
+  return timeFeedAt(g, i) ? 0 : weightAt(g, i);
 }

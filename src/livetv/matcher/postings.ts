@@ -144,6 +144,8 @@ export function probeSet(
     // Unaligned, the probed tokens weigh at least `probed`; aligned, the others at most `rest`.
     if (probed > 0 && probed / (rest + probed) > 1 - share) break;
     const i = order[k]!;
+    // A word that costs nothing unaligned (a guide name's `East`) cannot bound anything.
+    if (extra(i) === 0) continue;
     probes.push(i);
     probed += extra(i);
     rest -= weightAt(form, i);

@@ -10,11 +10,12 @@
  * playlist's lacks count fully against a match (`BBC One` is not `BBC One Scotland`), words only
  * the playlist's name has count half, and a feed word it adds little (`Россия 1 (Ставрополь)` is
  * a regional feed of `Россия 1`, `Lifetime Latin America` a feed of `Lifetime`) unless the guide
- * itself tells such variants apart. Names whose numbers, `+` or time shift differ never match
+ * itself tells such variants apart; a time-zone word the guide's name adds (`A&E East`, `NBC -
+ * Pacific Feed`) does not count against it, as it names a feed of the same channel. Names whose numbers, `+` or time shift differ never match
  * (`Fox Sports 1` and `Fox Sports 2`, `ATV` and `ATV +`, `Arte` and `Arte +1`), nor names sharing
  * no word that says more than "TV".
  */
-import { feedAt, loose, markAt, type NameForm, weightAt } from './form.js';
+import { feedAt, loose, markAt, type NameForm, timeFeedAt, weightAt } from './form.js';
 
 /** Share of the score that does not depend on the playlist name's own extra words. */
 export const BETA = 0.5;
@@ -28,6 +29,11 @@ export interface GuideContext {
   /** The guide has other channels named like this one plus feed words (`BBC One` and `BBC One Scotland`). */
   readonly variants: boolean;
   /**
+   * May a time-zone word the guide name adds (`A&E East`) go unmatched? Not when the guide has a
+   * channel of that name without it (`MGM+ East` beside `MGM+`): then the word tells them apart.
+   */
+  readonly timeFeeds: boolean;
+  /**
    * May a playlist name with numbers match this name without any (`ABC 6 Columbus OH (WSYX)` and
    * `ABC (WSYX) Columbus, OH`)? Only when a word they share names this guide channel alone.
    */
@@ -35,7 +41,7 @@ export interface GuideContext {
 }
 
 /** The context that scores highest: for "could anything match", before the guide is known. */
-export const OPTIMISTIC: GuideContext = { variants: false, unique: () => true };
+export const OPTIMISTIC: GuideContext = { variants: false, timeFeeds: true, unique: () => true };
 
 /**
  * Scores names. Its credits are written into buffers it reuses from pair to pair: a guide of
@@ -86,14 +92,17 @@ export class Scorer {
     }
     if (!named) return 0;
     let matchedG = 0;
+    // A time-zone feed word the guide's name adds (`A&E East`) names a feed of the same channel.
+    let feeds = 0;
     let unique = !relaxed;
     for (let j = 0; j < m; j++) {
+      if (cg[j] === 0 && context.timeFeeds && timeFeedAt(g, j)) feeds += weightAt(g, j);
       matchedG += cg[j]! * weightAt(g, j);
       if (!unique && cg[j] === 1 && !markAt(g, j) && context.unique(g.tokens[j]!)) unique = true;
     }
-    if (!unique) return 0;
+    if (!unique || feeds >= g.total) return 0;
     const covP = matchedP / (matchedP + extraP);
-    const covG = matchedG / g.total;
+    const covG = matchedG / (g.total - feeds);
     return covG * (BETA + (1 - BETA) * covP);
   }
 

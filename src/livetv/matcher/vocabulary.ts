@@ -182,6 +182,13 @@ export const GREEK: Readonly<Record<string, string>> = {
 };
 
 /**
+ * Words that name a time-zone feed of one channel (`A&E East`, `NBC - Eastern Feed`, `Syfy -
+ * Pacific Feed`): a display name that adds them names the same channel as the name without them,
+ * so a guide name's unmatched time-zone words do not count against a match.
+ */
+export const TIME_FEED_WORDS = set('east west eastern western pacific feed');
+
+/**
  * Words that name a place, a region, a language or a feed (`Latin America`, `Tamil`, `East`,
  * `International`): a playlist name that adds them to a guide name (`Lifetime Latin America`,
  * `Россия 1 (Ставрополь)` in brackets) names a feed of that channel, unless the guide itself
