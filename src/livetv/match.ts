@@ -14,6 +14,7 @@ import type { GuideChannel } from '../sources/records.js';
 import {
   countryOf,
   formOf,
+  formsOfChannel,
   GuideNames,
   keyOf,
   type NameForm,
@@ -165,7 +166,7 @@ export class MatchDemand {
   shiftsFor(
     id: string,
     displayNames?: readonly string[],
-    forms: readonly NameForm[] = (displayNames ?? []).map((n) => formOf(n)),
+    forms: readonly NameForm[] = formsOfChannel(displayNames ?? []),
   ): ReadonlySet<number> {
     const out = new Set<number>();
     const add = (shifts: Shifts | undefined) => {
@@ -272,7 +273,7 @@ export class GuideIndex {
       } else if (ids.length < NAME_LIST && !ids.includes(id)) ids.push(id);
     }
     const texts = channel.displayNames.map((n) => n.text);
-    const forms = texts.map((t) => formOf(t));
+    const forms = formsOfChannel(texts);
     this.#names.add(id, texts, guide, forms);
     return forms;
   }

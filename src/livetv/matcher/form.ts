@@ -6,6 +6,7 @@
  * 30,000 of them for the whole import, and an array per token property was most of the memory
  * the import kept (and so of the garbage V8 let pile up before collecting).
  */
+import { type CallSign, sharedCallSign } from './call-sign.js';
 import { type NameReading, readName } from './read-name.js';
 import { COUNTRY2, FEED_WORDS, LANGUAGE2, TIME_FEED_WORDS, WEAK_WORDS } from './vocabulary.js';
 
@@ -31,6 +32,8 @@ export interface NameForm {
   readonly baseKey?: string;
   /** The country or language a prefix or bracket named (a hint that breaks ties). */
   readonly country?: string;
+  /** A North American station's call sign, where the name writes one as such (call-sign.ts). */
+  readonly call?: CallSign;
 }
 
 /** Weight of a word that says "a channel" (`TV`, `Kanal`) or a small function word. */
@@ -84,6 +87,15 @@ export function formOf(name: string, pool?: TokenPool): NameForm {
   return formOfReading(readName(name), pool);
 }
 
+/**
+ * The forms of one guide channel's display names, read together: a station's call sign one of
+ * them writes is the others' too (call-sign.ts).
+ * @example formsOfChannel(['WFUT True Crime Network', 'True Crime (WFUT-DT2)'])[0].call // { letters: 'wfut', id: 'wfut/2' }
+ */
+export function formsOfChannel(names: readonly string[]): NameForm[] {
+  return sharedCallSign(names.map((n) => formOf(n)));
+}
+
 export function formOfReading(r: NameReading, pool?: TokenPool): NameForm {
   const tokens = pool === undefined ? r.tokens : r.tokens.map((t) => pool.intern(t));
   let kinds = '';
@@ -126,6 +138,7 @@ export function formOfReading(r: NameReading, pool?: TokenPool): NameForm {
     key,
     ...(named && baseKey !== key ? { baseKey } : {}),
     ...(r.country !== undefined ? { country: r.country } : {}),
+    ...(r.call !== undefined ? { call: r.call } : {}),
   };
 }
 

@@ -4,7 +4,8 @@
  * the scored stage (the best guide channel for a playlist channel's names, when it clears the
  * threshold and clearly beats the runner-up), once every guide has been read.
  */
-import { feedAt, formOf, markAt, type NameForm, weightAt } from './form.js';
+import { stationTokens } from './call-sign.js';
+import { feedAt, formsOfChannel, markAt, type NameForm, weightAt } from './form.js';
 import { Postings, probeSet } from './postings.js';
 import { FEED, type GuideContext, minCoverP, Scorer } from './score.js';
 import { COUNTRY2 } from './vocabulary.js';
@@ -100,7 +101,7 @@ export class GuideNames {
    * priority `guide`. A channel already known (another guide, or its programmes first) gains the
    * names it lacked.
    */
-  add(id: string, names: readonly string[], guide: number, forms = names.map((n) => formOf(n))): void {
+  add(id: string, names: readonly string[], guide: number, forms = formsOfChannel(names)): void {
     let c = this.#byId.get(id);
     if (c === undefined) {
       c = this.#ids.length;
@@ -317,6 +318,7 @@ export class GuideNames {
     if (p.marks !== '' && !p.trailingNumber && !p.marks.includes('+')) {
       for (const i of probeSet(p, share, reach, extra, false)) probes.add(i);
     }
+    for (const i of stationTokens(p)) probes.add(i);
     for (const i of probes) postings.probe(p, i, once);
   }
 

@@ -1,4 +1,4 @@
-export { formOf, keyOf, type NameForm, TokenPool } from './form.js';
+export { formOf, formsOfChannel, keyOf, type NameForm, TokenPool } from './form.js';
 export { countryOfId, GuideNames, type NameMatch, type ScoredMatch, type ScoredOptions } from './guide-names.js';
 export { PlaylistNames } from './playlist-names.js';
 export { countryOf, type NameReading, readName } from './read-name.js';

@@ -8,6 +8,7 @@
  * will say (no variants, any dial number left out), so that a channel the scored stage chooses
  * once every guide is read always had its programmes kept.
  */
+import { stationTokens } from './call-sign.js';
 import { type NameForm, timeFeedAt, weightAt } from './form.js';
 import { Postings, probeSet } from './postings.js';
 import { OPTIMISTIC, Scorer } from './score.js';
@@ -67,6 +68,7 @@ export class PlaylistNames {
         (i) => guideExtra(g, i),
         true,
       );
+      if (g.call !== undefined) probes.push(...stationTokens(g));
       for (const i of probes) {
         postings.probe(g, i, (n) => {
           if (this.#seen[n] === stamp) return;
@@ -104,6 +106,7 @@ export class PlaylistNames {
         (i) => guideExtra(g, i),
         true,
       );
+      if (g.call !== undefined) probes.push(...stationTokens(g));
       for (const i of probes) {
         postings.probe(g, i, (n) => {
           if (this.#seen[n] === stamp) return;

@@ -15,6 +15,7 @@
  * (`Fox Sports 1` and `Fox Sports 2`, `ATV` and `ATV +`, `Arte` and `Arte +1`), nor names sharing
  * no word that says more than "TV".
  */
+import { namesStation } from './call-sign.js';
 import { feedAt, loose, markAt, type NameForm, timeFeedAt, weightAt } from './form.js';
 
 /** Share of the score that does not depend on the playlist name's own extra words. */
@@ -64,8 +65,10 @@ export class Scorer {
    */
   score(p: NameForm, g: NameForm, context: GuideContext): number {
     if (p.shift !== g.shift) return 0;
+    const station = sameStation(p, g);
+    if (station === false) return 0;
     let relaxed = false;
-    if (p.marks !== g.marks) {
+    if (p.marks !== g.marks && !station) {
       // A dial number the guide leaves out (`FOX 5 New York NY (WNYW)`); never a sibling's
       // number at the end (`Sky News Extra 2`) nor a `+`.
       if (g.marks !== '' || p.trailingNumber || p.marks.includes('+')) return 0;
@@ -90,7 +93,7 @@ export class Scorer {
       extraP += (1 - c) * (feedAt(p, i) && !context.variants ? Math.min(w, FEED) : w);
       if (c > 0 && w >= 1 && !markAt(p, i)) named = true;
     }
-    if (!named) return 0;
+    if (!named && !station) return 0;
     let matchedG = 0;
     // A time-zone feed word the guide's name adds (`A&E East`) names a feed of the same channel.
     let feeds = 0;
@@ -103,7 +106,9 @@ export class Scorer {
     if (!unique || feeds >= g.total) return 0;
     const covP = matchedP / (matchedP + extraP);
     const covG = matchedG / (g.total - feeds);
-    return covG * (BETA + (1 - BETA) * covP);
+    const score = covG * (BETA + (1 - BETA) * covP);
+    // One station: its network, city and dial number written either way only rank its names.
+    return station ? STATION + (1 - STATION) * score : score;
   }
 
   #looseOf(token: string): string {
@@ -115,6 +120,24 @@ export class Scorer {
     }
     return l;
   }
+}
+
+/**
+ * Least score of two names of one North American station (call-sign.ts): `FOX 32 Chicago IL
+ * (WFLD)` and `FOX (WFLD) Chicago, IL HD`, `WBTV News` and `CBS (WBTV) Charlotte, NC`.
+ */
+export const STATION = 0.9;
+
+/**
+ * Do `p` and `g` name one station (true), two (false: their call signs differ), or do they not
+ * say (undefined)? A playlist name without a call sign of its own names a station's main channel
+ * by its letters as a word (`WBTV News`); a guide name does not (`WHEC MeTV` is one of WHEC's
+ * other channels, which a guide names so as often as not).
+ */
+function sameStation(p: NameForm, g: NameForm): boolean | undefined {
+  if (g.call === undefined) return undefined;
+  if (p.call !== undefined) return p.call.id === g.call.id;
+  return namesStation(p.tokens, g.call) ? true : undefined;
 }
 
 /** Loose spellings a scorer remembers at most. */

@@ -75,6 +75,34 @@ describe('look-alikes and siblings the fuzzy matcher took, as the corpus has the
   });
 });
 
+describe('stations by their call sign, as the corpus has them', () => {
+  it.each([
+    ['FOX 32 Chicago IL (WFLD) (720p)', 'g2495'],
+    ['KMSP-DT1 (1080p)', 'g3444'],
+    ['WBTV News (720p)', 'g2939'],
+    ['ABC 15 Myrtle Beach FL (WPDE) (1080p)', 'g929'],
+    ['FOX 5 New York NY (WNYW) (720p)', 'g3655'],
+    ['KQED-DT2 (1080p)', 'g1699'],
+  ])('"%s" gets %s', (name, id) => {
+    const { index } = guideOf('us');
+    for (const key of resolved(index, 'us', name)) expect(key).toBe(id);
+  });
+
+  it.each([
+    // The station's other channels (`Decades (WNYW-DT5)`, `WNYW FOX Weather` of WNYW-DT3).
+    ['FOX 5 New York NY (WNYW) (720p)', ['g539', 'g978', 'g2046', 'g3286']],
+    ['KQED-DT2 (1080p)', ['g3329', 'g1030', 'g3644']],
+    ['KRGV-DT2 [Geo-blocked]', ['g3682']],
+    ['FOX 32 Chicago IL (WFLD) (720p)', ['g781', 'g3606']],
+  ])('"%s" never gets another channel of the station, %j', (name, never) => {
+    const { index } = guideOf('us');
+    for (const key of resolved(index, 'us', name)) expect(never).not.toContain(key);
+    // Nor when the guide lacks the right channel.
+    const { index: without } = guideOf('us', (i) => !['g3655', 'g1699', 'g2495'].includes(`g${i + 1}`));
+    for (const key of resolved(without, 'us', name)) expect(never).not.toContain(key);
+  });
+});
+
 describe('no sibling wins anywhere in the corpus', () => {
   const countries = Object.keys(corpus.countries);
 
