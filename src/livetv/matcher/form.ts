@@ -155,20 +155,25 @@ export function isMark(token: string): boolean {
 
 /**
  * A token spelled loosely: the letters transliterations and spellings disagree on made one
- * (`j`/`y`/`i`, `c`/`k`/`q`, `w`/`v`, `ph`/`f`, `kh`/`h`), doubled letters single; '' for
- * numbers and words under 4 letters, which are never compared loosely.
+ * (`j`/`y`/`i`, `c`/`k`/`q`, `w`/`v`, `ph`/`f`, `kh`/`h`, `ts`/`c`), doubled letters single, an
+ * `i` (or `j`, `y`) before a vowel dropped (`ya`, `yu`, `ye`, `ja`, `ia` are one sound written
+ * many ways: `Kinopremyera` / `Кинопремьера`, `Kluch` / `Ключ`); '' for numbers and words under
+ * 4 letters, which are never compared loosely.
  * @example loose('kinokomedija') === loose('kinokomediya') // true
+ * @example loose('solnce') === loose('solntse') // true
  */
 export function loose(token: string): string {
   if (token.length < 4 || isMark(token)) return '';
   return token
     .replace(/ph/g, 'f')
     .replace(/kh/g, 'h')
+    .replace(/t[sz]/g, 'c')
     .replace(/[jy]/g, 'i')
     .replace(/[cq]/g, 'k')
     .replace(/w/g, 'v')
     .replace(/x/g, 'ks')
-    .replace(/(.)\1+/g, '$1');
+    .replace(/(.)\1+/g, '$1')
+    .replace(/(?<=.)i(?=[aeiou])/g, '');
 }
 
 function kindOf(token: string, index: number): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formOf } from './form.js';
+import { formOf, loose } from './form.js';
 import { countryOf, readName } from './read-name.js';
 
 const tokens = (name: string) => readName(name).tokens.join(' ');
@@ -63,6 +63,25 @@ describe('readName: what identifies a channel and what does not', () => {
     expect(tokens('Суббота!')).toBe('subbota');
     expect(tokens('Охота и рыбалка')).toBe('okhota i rybalka');
     expect(tokens('ΣΚΑΪ')).toBe('skai');
+  });
+
+  it('spells transliterations loosely alike, as the corpus writes them', () => {
+    const same = (a: string, b: string) =>
+      formOf(a).tokens.map(loose).join(' ') === formOf(b).tokens.map(loose).join(' ');
+    for (const [latin, cyrillic] of [
+      ['Kinopremyera', 'Кинопремьера'],
+      ['Kluch', 'Ключ'],
+      ['Solnce', 'СОЛНЦЕ'],
+      ['TV Centr', 'ТВ Центр'],
+      ['Ostrosyuzhetnoye', 'Остросюжетное'],
+      ['Indiyskoye Kino', 'Индийское кино'],
+      ['Kinokomedija', 'Кинокомедия'],
+      ['Dikij', 'Дикий'],
+    ]) {
+      expect(same(latin!, cyrillic!), `${latin} / ${cyrillic}`).toBe(true);
+    }
+    // Short words are never loose: `CBS` is not `KBS`.
+    expect(loose('cbs')).toBe('');
   });
 
   it('keeps what brackets say about a region, and drops notes and tags in them', () => {

@@ -22,8 +22,10 @@ import { feedAt, loose, markAt, type NameForm, timeFeedAt, weightAt } from './fo
 export const BETA = 0.5;
 /** Weight of a place, region, language or bracketed word the playlist name adds to the guide's. */
 export const FEED = 0.2;
-/** Credit of two tokens that are equal only when spelled loosely. */
-const LOOSE_CREDIT = 0.85;
+/** Credit of two tokens that are equal only when spelled loosely (`Kinokomedija` / `Кинокомедия`). */
+const LOOSE_CREDIT = 0.95;
+/** Credit of two long tokens one letter apart once spelled loosely (`Bhakthi` / `Bhakti`). */
+const NEAR_CREDIT = 0.85;
 
 /** What the guide knows of a guide name that changes how a playlist name is weighed against it. */
 export interface GuideContext {
@@ -175,9 +177,10 @@ function align(p: NameForm, g: NameForm, cp: Float64Array, cg: Float64Array, loo
     for (let j = 0; j < b.length; j++) {
       if (cg[j] !== 0) continue;
       const lb = looseOf(b[j]!);
-      if (lb !== '' && (la === lb || (la.length >= 6 && withinOne(la, lb)))) {
-        cp[i] = LOOSE_CREDIT;
-        cg[j] = LOOSE_CREDIT;
+      const credit = lb === '' ? 0 : la === lb ? LOOSE_CREDIT : la.length >= 6 && withinOne(la, lb) ? NEAR_CREDIT : 0;
+      if (credit > 0) {
+        cp[i] = credit;
+        cg[j] = credit;
         break;
       }
     }
