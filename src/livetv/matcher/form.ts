@@ -15,8 +15,9 @@ export interface NameForm {
   /**
    * One letter per token: `m` a number or `+`, `w` a weak word (`TV`, `the`), `c` a country or
    * language code after the name, `n` any other word; upper case (`W`, `C`, `N`) when it is a
-   * place, region, language or feed word, or stood in brackets; `T` a time-zone feed word (`East`,
-   * `Pacific`), which a guide name may add without naming another channel.
+   * place, region, language or feed word, or stood in brackets (`B` for another word in brackets);
+   * `T` a time-zone feed word (`East`, `Pacific`), which a guide name may add without naming another
+   * channel.
    */
   readonly kinds: string;
   /** The sum of the tokens' weights. */
@@ -41,7 +42,7 @@ export const WEAK = 0.25;
 /** Weight of a country or language code standing after the name (`Arena Sport 7 HR`). */
 export const CODE = 0.3;
 
-const WEIGHT: Readonly<Record<string, number>> = { m: 1, w: WEAK, c: CODE, n: 1, W: WEAK, C: CODE, N: 1, T: 1 };
+const WEIGHT: Readonly<Record<string, number>> = { m: 1, w: WEAK, c: CODE, n: 1, W: WEAK, C: CODE, N: 1, B: 1, T: 1 };
 
 /** The weight of token `i` of `form`. */
 export function weightAt(form: NameForm, i: number): number {
@@ -51,7 +52,12 @@ export function weightAt(form: NameForm, i: number): number {
 /** Is token `i` of `form` a place, region, language or feed word (or in brackets)? */
 export function feedAt(form: NameForm, i: number): boolean {
   const k = form.kinds[i]!;
-  return k === 'W' || k === 'C' || k === 'N' || k === 'T';
+  return k === 'W' || k === 'C' || k === 'N' || k === 'B' || k === 'T';
+}
+
+/** Did token `i` of `form` stand in brackets (`Россия 24 (Астрахань)`), as a word that says something? */
+export function bracketedAt(form: NameForm, i: number): boolean {
+  return form.kinds[i] === 'B';
 }
 
 /** Is token `i` of `form` a time-zone feed word (`East`, `Pacific`)? */
@@ -120,6 +126,7 @@ export function formOfReading(r: NameReading, pool?: TokenPool): NameForm {
     let kind = kinds[i]!;
     if (kind === 'm') marks.push(t === '+' ? t : String(Number(t)));
     else if (kind === 'n' && saying > 0 && TIME_FEED_WORDS.has(t)) kind = 'T';
+    else if (kind === 'n' && r.bracketed[i] === true) kind = 'B';
     else if (r.bracketed[i] === true || FEED_WORDS.has(t) || kind === 'c') kind = kind.toUpperCase();
     feedKinds += kind;
     total += WEIGHT[kind]!;

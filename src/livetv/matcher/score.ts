@@ -16,7 +16,7 @@
  * no word that says more than "TV".
  */
 import { namesStation } from './call-sign.js';
-import { feedAt, loose, markAt, type NameForm, timeFeedAt, weightAt } from './form.js';
+import { bracketedAt, feedAt, loose, markAt, type NameForm, timeFeedAt, weightAt } from './form.js';
 
 /** Share of the score that does not depend on the playlist name's own extra words. */
 export const BETA = 0.5;
@@ -93,7 +93,8 @@ export class Scorer {
       const c = cp[i]!;
       matchedP += c * w;
       extraP += (1 - c) * (feedAt(p, i) && !context.variants ? Math.min(w, FEED) : w);
-      if (c > 0 && w >= 1 && !markAt(p, i)) named = true;
+      // A word in brackets says which feed or region (`Россия 24 (Астрахань)` is not `Астрахань 24`).
+      if (c > 0 && w >= 1 && !markAt(p, i) && !bracketedAt(p, i)) named = true;
     }
     if (!named && !station) return 0;
     let matchedG = 0;

@@ -48,6 +48,7 @@ describe('look-alikes and siblings the fuzzy matcher took, as the corpus has the
     ['ru', '12 канал (1080p)', undefined, ['g241']], // 8 канал
     ['us', 'Ace TV (480p)', undefined, ['g1803', 'g2638']], // A&E
     ['ru', 'Россия 24 (Благовещенск) (576p)', 'g289', ['g120']], // Россия 1 HD
+    ['ru', 'Россия 24 (Астрахань) (576p)', 'g289', ['g206']], // Астрахань 24, a channel of its own
     ['us', 'Fox Sports 1 (720p)', 'g453', ['g158', 'g1932']], // Fox Sports 2
     ['us', 'Fox Sports 2 (720p)', undefined, ['g453']],
     ['be', 'ATV (1080p)', 'g12', []],
