@@ -8,7 +8,7 @@
  */
 import { type CallSign, sharedCallSign } from './call-sign.js';
 import { type NameReading, readName } from './read-name.js';
-import { COUNTRY2, FEED_WORDS, LANGUAGE2, TIME_FEED_WORDS, WEAK_WORDS } from './vocabulary.js';
+import { CHANNEL_WORDS, COUNTRY2, FEED_WORDS, LANGUAGE2, TIME_FEED_WORDS, WEAK_WORDS } from './vocabulary.js';
 
 export interface NameForm {
   readonly tokens: readonly string[];
@@ -170,6 +170,7 @@ export function isMark(token: string): boolean {
  * @example loose('solnce') === loose('solntse') // true
  */
 export function loose(token: string): string {
+  if (CHANNEL_WORDS.has(token)) return 'channel';
   if (token.length < 4 || isMark(token)) return '';
   return token
     .replace(/ph/g, 'f')

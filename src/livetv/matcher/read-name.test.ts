@@ -90,6 +90,14 @@ describe('readName: what identifies a channel and what does not', () => {
     expect(tokens('Sky News Arabia (Portrait) (1280p) [Not 24/7]')).toBe('sky news arabia portrait');
   });
 
+  it('reads ordinals, `plus` and words for "channel" in other languages alike', () => {
+    expect(tokens('Первый канал')).toBe('1 kanal');
+    expect(tokens('Пятый канал')).toBe(tokens('5 Канал'));
+    expect(formOf('Canal Plus').key).toBe(formOf('Canal+').key);
+    expect(formOf('Феникс плюс Кино').key).toBe(formOf('Феникс+Кино').key);
+    for (const word of ['Channel', 'канал', 'Kanał', 'ช่อง']) expect(loose(readName(word).tokens[0]!)).toBe('channel');
+  });
+
   it('reads `&` and number words', () => {
     expect(formOf('A&E').key).toBe('ae');
     expect(formOf('Rock & Roll TV').key).toBe(formOf('rock and roll tv').key);

@@ -96,7 +96,7 @@ export class Scorer {
       // A word in brackets says which feed or region (`Россия 24 (Астрахань)` is not `Астрахань 24`).
       if (c > 0 && w >= 1 && !markAt(p, i) && !bracketedAt(p, i)) named = true;
     }
-    if (!named && !station) return 0;
+    if (!named && !station && !numbered(p, cp)) return 0;
     let matchedG = 0;
     // A time-zone feed word the guide's name adds (`A&E East`) names a feed of the same channel.
     let feeds = 0;
@@ -109,6 +109,8 @@ export class Scorer {
     if (!unique || feeds >= g.total) return 0;
     const covP = matchedP / (matchedP + extraP);
     const covG = matchedG / (g.total - feeds);
+    // A name that is a number and words for "channel" (`Channel 8`) is all of the guide's name or nothing.
+    if (!named && !station && covG < 1) return 0;
     const score = covG * (BETA + (1 - BETA) * covP);
     // One station: its network, city and dial number written either way only rank its names.
     return station ? STATION + (1 - STATION) * score : score;
@@ -123,6 +125,21 @@ export class Scorer {
     }
     return l;
   }
+}
+
+/**
+ * Is `p` a number and words for "channel" only (`Channel 8`, `ช่อง 7`), its numbers aligned
+ * (credits `cp`)? Then its number is what names it, if the guide's name is that and nothing more.
+ */
+function numbered(p: NameForm, cp: Float64Array): boolean {
+  let marks = 0;
+  for (let i = 0; i < p.tokens.length; i++) {
+    if (markAt(p, i)) {
+      if (cp[i] !== 1) return false;
+      marks++;
+    } else if (weightAt(p, i) >= 1) return false;
+  }
+  return marks > 0;
 }
 
 /**
@@ -178,7 +195,9 @@ function align(p: NameForm, g: NameForm, cp: Float64Array, cg: Float64Array, loo
     for (let j = 0; j < b.length; j++) {
       if (cg[j] !== 0) continue;
       const lb = looseOf(b[j]!);
-      const credit = lb === '' ? 0 : la === lb ? LOOSE_CREDIT : la.length >= 6 && withinOne(la, lb) ? NEAR_CREDIT : 0;
+      // Words for "channel" in two languages are the same word (`Channel 8` / `8 канал`).
+      const same = la === lb ? (la === 'channel' ? 1 : LOOSE_CREDIT) : 0;
+      const credit = lb === '' ? 0 : same > 0 ? same : la.length >= 6 && withinOne(la, lb) ? NEAR_CREDIT : 0;
       if (credit > 0) {
         cp[i] = credit;
         cg[j] = credit;

@@ -52,6 +52,10 @@ describe('look-alikes and siblings the fuzzy matcher took, as the corpus has the
     ['us', 'Fox Sports 1 (720p)', 'g453', ['g158', 'g1932']], // Fox Sports 2
     ['us', 'Fox Sports 2 (720p)', undefined, ['g453']],
     ['be', 'ATV (1080p)', 'g12', []],
+    // A number and a word for "channel" in another language: the number names it, and only it.
+    ['ru', 'Channel 8 (576p)', 'g241', ['g386']], // 8 канал, never Пятый канал
+    ['ru', 'Channel One (576p)', 'g189', []], // Первый канал
+    ['th', 'Channel 8 (1080p)', 'g7', []], // ช่อง 8
   ])('%s "%s" gets %s, never %j', (cc, name, truth, never) => {
     const { index } = guideOf(cc);
     for (const key of resolved(index, cc, name)) {
