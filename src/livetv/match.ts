@@ -119,17 +119,22 @@ export class MatchDemand {
   #anyShift = false;
   readonly #matching: Matching;
   /**
-   * The playlist's names indexed for the scored stage: built when a guide channel first needs
-   * it, not before. An import whose guides every channel finds by an exact rule (tvg-ids) never
-   * holds the names read: what the import holds while guides stream is what V8 scales the garbage
-   * it lets pile up by, and 25,000 names read were 10 MB more of it.
+   * The playlist's names indexed for the scored stage. The channels without a tvg-id, which only
+   * their names can find, are read into it at once (their names read once for the exact keys,
+   * the scored stage and the final resolve); the others when a guide channel first needs them.
+   * An import whose channels all have tvg-ids the guides know never holds their names read: what
+   * the import holds while guides stream is what V8 scales the garbage it lets pile up by, and
+   * 25,000 names read were 10 MB more of it.
    */
   #scored: PlaylistNames | undefined;
+  /** Which subjects the index holds besides those read at once: the open ones, or all. */
+  #filled: 'open' | 'all' | undefined;
 
   constructor(subjects: readonly MatchSubject[], overrides: Overrides, matching: Matching = DEFAULT_MATCHING) {
     this.#subjects = subjects;
     this.#matching = matching;
-    for (const s of subjects) {
+    const pool = matching.scored ? new TokenPool() : undefined;
+    for (const [i, s] of subjects.entries()) {
       const target = overrideFor(s, overrides);
       this.#open.push(target === undefined);
       if (s.shiftHours !== 0) this.#anyShift = true;
@@ -141,6 +146,14 @@ export class MatchDemand {
       if (s.tvgId !== undefined) addTo(this.#ids, baseId(s.tvgId), s.shiftHours);
       for (const name of [s.tvgName, s.name]) {
         if (name !== undefined) addTo(this.#names, name.trim().toLowerCase(), s.shiftHours);
+      }
+      if (pool !== undefined && s.tvgId === undefined) {
+        this.#scored ??= new PlaylistNames(matching.threshold, subjects.length);
+        for (const form of subjectForms(s, pool)) {
+          addTo(this.#keys, form.key, s.shiftHours);
+          this.#scored.add(i, form);
+        }
+        continue;
       }
       // A tvg-name equal to the name (as panels write them) is read once.
       for (const name of s.tvgName === s.name ? [s.name] : [s.tvgName, s.name]) {
@@ -184,16 +197,25 @@ export class MatchDemand {
     return out;
   }
 
+  /**
+   * Channel `i`'s names as read, when the scored stage's index holds them (so the final resolve
+   * need not read them again).
+   */
+  formsOf(i: number): NameForm[] | undefined {
+    return this.#scored?.formsOf(i);
+  }
+
   /** The playlist's names indexed: those the scored stage may match, or for `closest` every one. */
   #playlist(all: boolean): PlaylistNames {
-    if (this.#scored === undefined) {
-      this.#scored = new PlaylistNames(this.#matching.threshold);
-      const pool = new TokenPool();
-      for (const [i, s] of this.#subjects.entries()) {
-        if (all || this.#open[i]) for (const form of subjectForms(s, pool)) this.#scored.add(i, form);
-      }
+    const scored = (this.#scored ??= new PlaylistNames(this.#matching.threshold, this.#subjects.length));
+    if (this.#filled === 'all' || (this.#filled === 'open' && !all)) return scored;
+    const pool = new TokenPool();
+    for (const [i, s] of this.#subjects.entries()) {
+      if (!(all || this.#open[i]) || scored.formsOf(i) !== undefined) continue;
+      for (const form of subjectForms(s, pool)) scored.add(i, form);
     }
-    return this.#scored;
+    this.#filled = all ? 'all' : 'open';
+    return scored;
   }
 }
 

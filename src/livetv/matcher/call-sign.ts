@@ -97,15 +97,17 @@ export function sharedCallSign<F extends { readonly tokens: readonly string[]; r
 
 /**
  * The tokens of a name that may name a station, to look it up by: its call sign's letters, or
- * without one every word shaped like a call sign (`WBTV News`). A match by call sign need not
- * share anything else, so no bound on the rest of the name finds it.
+ * without one each word that is the letters of a call sign the other side writes (`WBTV News`;
+ * `stations` holds those letters). A match by call sign need not share anything else, so no
+ * bound on the rest of the name finds it.
  */
-export function stationTokens(form: { readonly tokens: readonly string[]; readonly call?: CallSign }): number[] {
+export function stationTokens(
+  form: { readonly tokens: readonly string[]; readonly call?: CallSign },
+  stations: ReadonlySet<string>,
+): number[] {
   const out: number[] = [];
   form.tokens.forEach((t, i) => {
-    if (form.call !== undefined ? t === form.call.letters : BARE.test(t)) out.push(i);
+    if (form.call !== undefined ? t === form.call.letters : stations.has(t)) out.push(i);
   });
   return out;
 }
-
-const BARE = /^[kw][a-z]{2,3}$/;

@@ -78,6 +78,8 @@ export class GuideNames {
   readonly #nextName: number[] = [];
   /** Key → name, or names (at most KEY_LIST), for the exact rule. */
   readonly #byKey = new Map<string, number | number[]>();
+  /** The letters of every call sign a guide name writes (call-sign.ts), to look a station up by. */
+  readonly #stations = new Set<string>();
   /** Only for the scored stage: without it, names are looked up by key alone. */
   readonly #scoredStage: boolean;
   readonly #scorer = new Scorer();
@@ -117,6 +119,7 @@ export class GuideNames {
       this.#texts[c] = Buffer.from(names[0]!, 'utf8').toString('utf8');
     for (const form of forms) {
       if (form.tokens.length === 0 || this.#hasKey(c, form.key)) continue;
+      if (form.call !== undefined) this.#stations.add(form.call.letters);
       const n = this.#forms.length;
       const first = this.#firstName[c] === -1;
       this.#nameChannel.push(first ? -1 - c : c);
@@ -318,7 +321,7 @@ export class GuideNames {
     if (p.marks !== '' && !p.trailingNumber && !p.marks.includes('+')) {
       for (const i of probeSet(p, share, reach, extra, false)) probes.add(i);
     }
-    for (const i of stationTokens(p)) probes.add(i);
+    for (const i of stationTokens(p, this.#stations)) probes.add(i);
     for (const i of probes) postings.probe(p, i, once);
   }
 

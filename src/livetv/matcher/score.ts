@@ -55,13 +55,6 @@ export class Scorer {
   #cp = new Float64Array(16);
   #cg = new Float64Array(16);
   /**
-   * Loose spellings already computed: a token is compared with many names, and seven regular
-   * expressions per comparison were most of the scored stage's time. Cleared when it grows past
-   * LOOSE_CACHE.
-   */
-  readonly #loose = new Map<string, string>();
-
-  /**
    * The score of playlist name `p` against guide name `g`, 0 when they cannot be one channel.
    * @example new Scorer().score(formOf('Lifetime Latin America (1080p)'), formOf('Lifetime'), OPTIMISTIC) // 0.93
    */
@@ -84,7 +77,7 @@ export class Scorer {
     const cg = this.#cg;
     cp.fill(0, 0, n);
     cg.fill(0, 0, m);
-    align(p, g, cp, cg, (t) => this.#looseOf(t));
+    align(p, g, cp, cg);
     let named = false;
     let matchedP = 0;
     let extraP = 0;
@@ -114,16 +107,6 @@ export class Scorer {
     const score = covG * (BETA + (1 - BETA) * covP);
     // One station: its network, city and dial number written either way only rank its names.
     return station ? STATION + (1 - STATION) * score : score;
-  }
-
-  #looseOf(token: string): string {
-    let l = this.#loose.get(token);
-    if (l === undefined) {
-      if (this.#loose.size >= LOOSE_CACHE) this.#loose.clear();
-      l = loose(token);
-      this.#loose.set(token, l);
-    }
-    return l;
   }
 }
 
@@ -160,9 +143,6 @@ function sameStation(p: NameForm, g: NameForm): boolean | undefined {
   return namesStation(p.tokens, g.call) ? true : undefined;
 }
 
-/** Loose spellings a scorer remembers at most. */
-const LOOSE_CACHE = 20_000;
-
 /**
  * The least share of a playlist name's weight a guide name must cover to score `threshold`
  * (the score is at most `β + (1 − β) × covP`).
@@ -172,7 +152,7 @@ export function minCoverP(threshold: number): number {
 }
 
 /** Credits of each token of `p` and `g` (0 unaligned, 1 equal, less when loose). */
-function align(p: NameForm, g: NameForm, cp: Float64Array, cg: Float64Array, looseOf: (token: string) => string): void {
+function align(p: NameForm, g: NameForm, cp: Float64Array, cg: Float64Array): void {
   const a = p.tokens;
   const b = g.tokens;
   // Equal tokens first, then joins, then loose spellings of what is left.
@@ -190,11 +170,11 @@ function align(p: NameForm, g: NameForm, cp: Float64Array, cg: Float64Array, loo
   // Loose spellings are computed here, for the few tokens still unaligned, not kept with the names.
   for (let i = 0; i < a.length; i++) {
     if (cp[i] !== 0) continue;
-    const la = looseOf(a[i]!);
+    const la = loose(a[i]!);
     if (la === '') continue;
     for (let j = 0; j < b.length; j++) {
       if (cg[j] !== 0) continue;
-      const lb = looseOf(b[j]!);
+      const lb = loose(b[j]!);
       // Words for "channel" in two languages are the same word (`Channel 8` / `8 канал`).
       const same = la === lb ? (la === 'channel' ? 1 : LOOSE_CREDIT) : 0;
       const credit = lb === '' ? 0 : same > 0 ? same : la.length >= 6 && withinOne(la, lb) ? NEAR_CREDIT : 0;
