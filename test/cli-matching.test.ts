@@ -149,7 +149,7 @@ describe('a guide that gives nothing', () => {
     const imported = await runCli(['import'], { cwd });
     expect(imported.code).toBe(1);
     expect(imported.stdout).toMatch(
-      /kept: guide \S*guide\.xml gives nothing: its 42 programmes all ended before \d{4}-\d\d-\d\d \(the newest ended \d{4}-\d\d-\d\d\): the file is out of date; it never imported well/,
+      /failed, never imported: guide \S*guide\.xml: gives nothing: its 42 programmes all ended before \d{4}-\d\d-\d\d \(the newest ended \d{4}-\d\d-\d\d\): the file is out of date/,
     );
     const status = await runCli(['status'], { cwd });
     expect(status.code).toBe(1);
