@@ -4,11 +4,12 @@
  * the scored stage (the best guide channel for a playlist channel's names, when it clears the
  * threshold and clearly beats the runner-up), once every guide has been read.
  */
-import { stationTokens } from './call-sign.js';
-import { feedAt, formsOfChannel, markAt, type NameForm, weightAt } from './form.js';
-import { Postings, probeSet } from './postings.js';
-import { FEED, type GuideContext, minCoverP, Scorer } from './score.js';
-import { COUNTRY2 } from './vocabulary.js';
+import { formsOfChannel, type NameForm } from './form.js';
+import { type Frozen, frozenContexts } from './guide-contexts.js';
+import { countryOfId, idStem, sameCountry } from './guide-ids.js';
+import { Postings } from './postings.js';
+import { playlistProbes } from './probes.js';
+import { type GuideContext, minCoverP, Scorer } from './score.js';
 
 /** A guide channel and how well a playlist channel's name fits it. */
 export interface NameMatch {
@@ -38,22 +39,10 @@ export interface ScoredOptions {
   readonly margin: number;
 }
 
-/** What the scored stage knows of the whole guide, computed once every guide has been read. */
-interface Frozen {
-  /** Keys of names that other channels' names extend with feed words (`bbc1` of `BBC One Scotland`). */
-  readonly bases: Set<string>;
-  /** Keys of names that extend another channel's name with feed words (`mgm+east` beside `MGM+`). */
-  readonly variants: Set<string>;
-  /** By (variants ? 1 : 0) + (a variant itself ? 2 : 0). */
-  readonly contexts: readonly GuideContext[];
-}
-
 /** Channels kept per key for the exact rule: enough to break ties by country and first name. */
 const KEY_LIST = 8;
 /** Candidates scored per playlist channel at most: the rarest probes come first. */
 const MAX_SCORED = 2_000;
-/** A word probed only for review's candidates must reach at most this many names. */
-const EXTRA_REACH = 200;
 
 /**
  * Channels and names are kept in parallel arrays, not an object each: a 20,000-channel guide has
@@ -189,7 +178,8 @@ export class GuideNames {
    * then the channel more of whose own names fit the playlist channel's names (every name a
    * guide gives a channel is a witness of what it is called: `A&E`, `A&E East`, `A&E West`
    * against `A&E`, `E! Entertainment`, `Canal A&E (Chile)`), and of those the one whose names fit
-   * better on average.
+   * better on average. Two still alike are taken as one channel written twice only when their
+   * ids say so (idStem).
    */
   #prefer(channels: number[], forms: readonly NameForm[], threshold: number, country?: string): number | undefined {
     const first = Math.min(...channels.map((c) => this.#guides[c]!));
@@ -200,32 +190,34 @@ export class GuideNames {
       if (local.length === 1) return local[0];
       if (local.length > 1) pick = local;
     }
-    let best: number | undefined;
-    let bestCount = -1;
-    let bestMean = -1;
-    let tied = false;
-    for (const c of pick) {
-      let count = 0;
-      let sum = 0;
-      let names = 0;
-      for (let n = this.#firstName[c]!; n !== -1; n = this.#nextName[n]!) {
-        const g = this.#forms[n]!;
-        const ctx = this.#contextOf(g);
-        let score = 0;
-        for (const p of forms) score = Math.max(score, this.#scorer.score(p, g, ctx));
-        if (score >= threshold) count++;
-        sum += score;
-        names++;
-      }
-      const mean = Math.round((sum / Math.max(1, names)) * 1e6);
-      if (count > bestCount || (count === bestCount && mean > bestMean)) {
-        best = c;
-        bestCount = count;
-        bestMean = mean;
-        tied = false;
-      } else if (count === bestCount && mean === bestMean) tied = true;
+    const fits = pick.map((c) => this.#fit(c, forms, threshold));
+    const top = fits.reduce((a, b) => (b.count > a.count || (b.count === a.count && b.mean > a.mean) ? b : a));
+    const best = pick.filter((_, k) => fits[k]!.count === top.count && fits[k]!.mean === top.mean);
+    if (best.length === 1) return best[0];
+    // Ids that differ by a quality tag or a feed only (`DasErste.de`, `DasErsteHD.de`) name one
+    // channel written twice: either is right.
+    const stem = idStem(this.#ids[best[0]!]!);
+    return best.every((c) => idStem(this.#ids[c]!) === stem) ? best[0] : undefined;
+  }
+
+  /**
+   * How many of guide channel `c`'s names fit the playlist channel's names `forms` (score at least
+   * `threshold`), and their mean score in millionths.
+   */
+  #fit(c: number, forms: readonly NameForm[], threshold: number): { count: number; mean: number } {
+    let count = 0;
+    let sum = 0;
+    let names = 0;
+    for (let n = this.#firstName[c]!; n !== -1; n = this.#nextName[n]!) {
+      const g = this.#forms[n]!;
+      const context = this.#contextOf(g);
+      let score = 0;
+      for (const p of forms) score = Math.max(score, this.#scorer.score(p, g, context));
+      if (score >= threshold) count++;
+      sum += score;
+      names++;
     }
-    return tied ? undefined : best;
+    return { count, mean: Math.round((sum / Math.max(1, names)) * 1e6) };
   }
 
   /**
@@ -254,8 +246,14 @@ export class GuideNames {
     let chosen: number | undefined;
     if (top !== undefined && top[1].score >= options.threshold) {
       // The same name in a later guide is the same channel written twice, not a rival.
+      // The same name in a later guide, or an id that differs by a quality tag or feed only, is
+      // the same channel written twice, not a rival.
+      const stem = idStem(this.#ids[top[0]]!);
       const rivals = ranked.filter(
-        ([c, s]) => c !== top[0] && !(s.key === top[1].key && this.#guides[c] !== this.#guides[top[0]]),
+        ([c, s]) =>
+          c !== top[0] &&
+          !(s.key === top[1].key && this.#guides[c] !== this.#guides[top[0]]) &&
+          idStem(this.#ids[c]!) !== stem,
       );
       const runnerUp = rivals[0]?.[1].score ?? 0;
       if (top[1].score - runnerUp >= options.margin - 1e-9) chosen = top[0];
@@ -297,65 +295,18 @@ export class GuideNames {
       scored++;
       visit(n);
     };
-    const reach = (i: number) => postings.reach(p, i);
-    // Unaligned, a feed word weighs FEED; every other word its weight.
-    const extra = (i: number) => (feedAt(p, i) ? Math.min(weightAt(p, i), FEED) : weightAt(p, i));
-    const probes = new Set(probeSet(p, share, reach, extra, true));
-    if (probes.size < 2) {
-      // One word more, for the candidates a channel left unmatched shows in review (`BBC One
-      // Wales` has no rare word but `wales`): the rarest of the others, when it is rare enough
-      // to say something.
-      let more = -1;
-      let least = EXTRA_REACH + 1;
-      for (let i = 0; i < p.tokens.length; i++) {
-        if (probes.has(i) || markAt(p, i)) continue;
-        const r = reach(i);
-        if (r < least) {
-          least = r;
-          more = i;
-        }
-      }
-      if (more >= 0) probes.add(more);
-    }
-    // A match that leaves the playlist's dial number out aligns none of its numbers.
-    if (p.marks !== '' && !p.trailingNumber && !p.marks.includes('+')) {
-      for (const i of probeSet(p, share, reach, extra, false)) probes.add(i);
-    }
-    for (const i of stationTokens(p, this.#stations)) probes.add(i);
-    for (const i of probes) postings.probe(p, i, once);
+    for (const i of playlistProbes(postings, p, share, this.#stations)) postings.probe(p, i, once);
   }
 
   /** Document frequencies and the names that variants extend, once the guides are read. */
   #freeze(): Frozen {
-    if (this.#frozen) return this.#frozen;
-    const df = new Map<string, number>();
-    const bases = new Set<string>();
-    const variants = new Set<string>();
-    for (let c = 0; c < this.#ids.length; c++) {
-      const own = new Set<string>();
-      const tokens = new Set<string>();
-      for (let n = this.#firstName[c]!; n !== -1; n = this.#nextName[n]!) {
-        own.add(this.#forms[n]!.key);
-        for (const t of this.#forms[n]!.tokens) tokens.add(t);
-      }
-      for (const t of tokens) df.set(t, (df.get(t) ?? 0) + 1);
-      for (let n = this.#firstName[c]!; n !== -1; n = this.#nextName[n]!) {
-        const form = this.#forms[n]!;
-        const base = form.baseKey;
-        // `Angel TV Arabia` beside `Angel TV` in one channel is that channel's own feed, not a variant.
-        if (base === undefined || own.has(base)) continue;
-        bases.add(base);
-        if (this.#byKey.has(base)) variants.add(form.key);
-      }
-    }
-    const unique = (t: string) => df.get(t) === 1;
-    const context = (variants: boolean, timeFeeds: boolean): GuideContext => ({ variants, timeFeeds, unique });
-    this.#frozen = {
-      bases,
-      variants,
-      contexts: [context(false, true), context(true, true), context(false, false), context(true, false)],
-    };
+    this.#frozen ??= frozenContexts(this.#ids.length, (c) => this.#namesOfChannel(c), this.#byKey);
     return this.#frozen;
+  }
+
+  /** The forms of channel `c`'s names. */
+  *#namesOfChannel(c: number): Generator<NameForm> {
+    for (let n = this.#firstName[c]!; n !== -1; n = this.#nextName[n]!) yield this.#forms[n]!;
   }
 
   /**
@@ -367,52 +318,4 @@ export class GuideNames {
     const frozen = this.#freeze();
     return frozen.contexts[(frozen.bases.has(g.key) ? 1 : 0) + (frozen.variants.has(g.key) ? 2 : 0)]!;
   }
-}
-
-/**
- * The country an iptv-org-style guide id names (`BBCOne.uk`, `CNN.us@East`), if any.
- * @example countryOfId('BBCOne.uk@HD') // 'uk'
- */
-export function countryOfId(id: string): string | undefined {
-  const m = /\.([a-z]{2})(?:@[^.]*)?$/i.exec(id);
-  const code = m?.[1]?.toLowerCase();
-  return code !== undefined && COUNTRY2.has(code) ? code : undefined;
-}
-
-/** Country codes as providers and guides write them, to one form: `gb`, `gbr` → `uk`; `usa` → `us`. */
-const ALIASES: Readonly<Record<string, string>> = {
-  gb: 'uk',
-  gbr: 'uk',
-  usa: 'us',
-  deu: 'de',
-  ger: 'de',
-  fra: 'fr',
-  esp: 'es',
-  ita: 'it',
-  nld: 'nl',
-  ned: 'nl',
-  prt: 'pt',
-  por: 'pt',
-  bra: 'br',
-  can: 'ca',
-  aus: 'au',
-  rus: 'ru',
-  tur: 'tr',
-  pol: 'pl',
-  swe: 'se',
-  nor: 'no',
-  dnk: 'dk',
-  den: 'dk',
-  che: 'ch',
-  sui: 'ch',
-  aut: 'at',
-  bel: 'be',
-  mex: 'mx',
-  arg: 'ar',
-  ind: 'in',
-};
-
-function sameCountry(a: string | undefined, b: string): boolean {
-  if (a === undefined) return false;
-  return (ALIASES[a] ?? a) === (ALIASES[b] ?? b);
 }
