@@ -28,6 +28,9 @@ export interface CallSign {
 const CALL =
   /(?<![\p{L}\p{N}])([kwc][a-z]{3}|[kw][a-z]{2}(?=-(?:dt|tv)))(?:(?:-(?:dt|tv|hd)|dt)(\d{0,2})|-(ld|cd|lp|ca)(\d{0,2})|(\d{1,2}))?(?:\s+(\d{1,3})\.(\d{1,2}))?(?![\p{L}\p{N}])/giu;
 
+/** What a call sign read as one needs: a capital K, W or C, and after its letters a suffix, digits or `)`. */
+const MAYBE = /[KWCkwc][a-zA-Z]{2,3}(?:[-\d)]|dt|DT|\s+\d)/;
+
 /**
  * Reads the first call sign `text` (a name, in its own case) writes as one, and the text with it
  * written plainly: its letters, a low-power class as a word, a subchannel past the first as a
@@ -36,6 +39,8 @@ const CALL =
  * @example readCallSign('FOX 32 Chicago IL (WFLD)').call // { letters: 'wfld', id: 'wfld' }
  */
 export function readCallSign(text: string): { text: string; call?: CallSign } {
+  // Most names write no call sign: one quick look for what each shape needs after the letters.
+  if (!MAYBE.test(text)) return { text };
   // Of several, the one in brackets, then one with a suffix (`WACP4 (WACP-DT1)` is WACP's main channel).
   let best: { rank: number; from: number; to: number; plain: string; call: CallSign } | undefined;
   for (const m of text.matchAll(CALL)) {

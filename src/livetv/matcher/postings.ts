@@ -14,6 +14,9 @@ import { loose, markAt, type NameForm, weightAt } from './form.js';
 const NAME_BITS = 21;
 const NAME_LIMIT = 2 ** NAME_BITS;
 
+/** Reaches an index remembers at most (six binary searches each). */
+const REACHED = 20_000;
+
 /** Key kinds, mixed into the hash: a token, a loose spelling, a join. */
 const TOKEN = 1;
 const LOOSE = 2;
@@ -22,6 +25,8 @@ const JOIN = 3;
 export class Postings {
   /** Sorted: hash × 2^21 + name number (exact in a double: 53 bits). */
   readonly #entries: Float64Array;
+  /** Reaches already counted, by token: the names of a playlist or guide share most of their words. */
+  readonly #reached = new Map<string, number>();
 
   /** Indexes names 0..n-1 (`forms[n]`), at most 2^21 of them. */
   constructor(forms: readonly NameForm[]) {
@@ -45,8 +50,14 @@ export class Postings {
   /** How many names a probe of token `i` of `form` reaches at most (to probe the rarest first). */
   reach(form: NameForm, i: number): number {
     const t = form.tokens[i]!;
-    const l = loose(t);
-    return this.#count(hash(TOKEN, t)) + this.#count(hash(JOIN, t)) + (l === '' ? 0 : this.#count(hash(LOOSE, l)));
+    let r = this.#reached.get(t);
+    if (r === undefined) {
+      const l = loose(t);
+      r = this.#count(hash(TOKEN, t)) + this.#count(hash(JOIN, t)) + (l === '' ? 0 : this.#count(hash(LOOSE, l)));
+      if (this.#reached.size >= REACHED) this.#reached.clear();
+      this.#reached.set(t, r);
+    }
+    return r;
   }
 
   /**
