@@ -340,5 +340,16 @@ function countryHint(s: MatchSubject, forms: readonly NameForm[]): string | unde
   const tagged = s.country === undefined ? undefined : countryOf(s.country.split(/[,;]/)[0]!);
   if (tagged !== undefined) return tagged;
   for (const f of forms) if (f.country !== undefined) return f.country;
-  return s.group === undefined ? undefined : countryOf(s.group);
+  if (s.group === undefined) return undefined;
+  // A playlist has a few groups and thousands of channels in them: each group is read once.
+  let country = GROUP_COUNTRIES.get(s.group);
+  if (country === undefined) {
+    if (GROUP_COUNTRIES.size >= 1_000) GROUP_COUNTRIES.clear();
+    country = countryOf(s.group) ?? '';
+    GROUP_COUNTRIES.set(s.group, country);
+  }
+  return country === '' ? undefined : country;
 }
+
+/** The country each playlist group names ('' for none), as countryHint read them. */
+const GROUP_COUNTRIES = new Map<string, string>();

@@ -15,16 +15,19 @@ export interface Frozen {
   readonly variants: Set<string>;
   /** By (variants ? 1 : 0) + (a variant itself ? 2 : 0). */
   readonly contexts: readonly GuideContext[];
+  /** Per name number, the index of its context in `contexts`. */
+  readonly contextOf: Uint8Array;
 }
 
 /**
  * The contexts of a guide of `channels` channels, `namesOf(c)` the forms of channel `c`'s names,
- * `keys` every name's key.
+ * `keys` every name's key, `forms` every name by its number.
  */
 export function frozenContexts(
   channels: number,
   namesOf: (c: number) => Iterable<NameForm>,
   keys: ReadonlyMap<string, unknown>,
+  forms: readonly NameForm[],
 ): Frozen {
   const df = new Map<string, number>();
   const bases = new Set<string>();
@@ -47,9 +50,15 @@ export function frozenContexts(
   }
   const unique = (t: string) => df.get(t) === 1;
   const context = (variants: boolean, timeFeeds: boolean): GuideContext => ({ variants, timeFeeds, unique });
+  const contextOf = new Uint8Array(forms.length);
+  for (let n = 0; n < forms.length; n++) {
+    const key = forms[n]!.key;
+    contextOf[n] = (bases.has(key) ? 1 : 0) + (variants.has(key) ? 2 : 0);
+  }
   return {
     bases,
     variants,
     contexts: [context(false, true), context(true, true), context(false, false), context(true, false)],
+    contextOf,
   };
 }

@@ -60,6 +60,13 @@ export class GuideNames {
   readonly #firstName: number[] = [];
   readonly #lastName: number[] = [];
   readonly #byId = new Map<string, number>();
+  /** The scored stage's best score and name per channel, valid where stamped with #bestSearch. */
+  #bestStamp = new Int32Array(0);
+  #bestScore = new Float64Array(0);
+  #bestName = new Int32Array(0);
+  #bestSearch = 0;
+  /** Per channel, its id's stem once a tie asked for it. */
+  readonly #stems: (string | undefined)[] = [];
   // Per name: its channel (negative, -1 - channel, for a channel's first name), its form, the next
   // name of its channel.
   readonly #nameChannel: number[] = [];
@@ -196,8 +203,8 @@ export class GuideNames {
     if (best.length === 1) return best[0];
     // Ids that differ by a quality tag or a feed only (`DasErste.de`, `DasErsteHD.de`) name one
     // channel written twice: either is right.
-    const stem = idStem(this.#ids[best[0]!]!);
-    return best.every((c) => idStem(this.#ids[c]!) === stem) ? best[0] : undefined;
+    const stem = this.#stemOf(best[0]!);
+    return best.every((c) => this.#stemOf(c) === stem) ? best[0] : undefined;
   }
 
   /**
@@ -210,7 +217,7 @@ export class GuideNames {
     let names = 0;
     for (let n = this.#firstName[c]!; n !== -1; n = this.#nextName[n]!) {
       const g = this.#forms[n]!;
-      const context = this.#contextOf(g);
+      const context = this.#contextAt(n);
       let score = 0;
       for (const p of forms) score = Math.max(score, this.#scorer.score(p, g, context));
       if (score >= threshold) count++;
@@ -228,50 +235,67 @@ export class GuideNames {
    */
   scored(forms: readonly NameForm[], options: ScoredOptions, country?: string): ScoredMatch {
     if (!this.#scoredStage) return { candidates: [] };
-    const best = new Map<number, { score: number; key: string }>();
+    // Each channel's best score and name, in arrays kept from search to search (stamped).
+    if (this.#bestStamp.length < this.#ids.length) {
+      this.#bestStamp = new Int32Array(this.#ids.length * 2);
+      this.#bestScore = new Float64Array(this.#ids.length * 2);
+      this.#bestName = new Int32Array(this.#ids.length * 2);
+    }
+    const stamp = ++this.#bestSearch;
+    const score = this.#bestScore;
+    const name = this.#bestName;
+    const ranked: number[] = [];
     const share = minCoverP(options.threshold);
+    this.#postings ??= new Postings(this.#forms);
     for (const p of forms) {
-      this.#postings ??= new Postings(this.#forms);
       this.#visit(this.#postings, p, share, (n) => {
-        const form = this.#forms[n]!;
-        const score = this.#scorer.score(p, form, this.#contextOf(form));
-        if (score <= 0) return;
+        const s = this.#scorer.score(p, this.#forms[n]!, this.#contextAt(n));
+        if (s <= 0) return;
         const c = this.#channelOf(n);
-        const current = best.get(c);
-        if (current === undefined || score > current.score) best.set(c, { score, key: form.key });
+        if (this.#bestStamp[c] !== stamp) {
+          this.#bestStamp[c] = stamp;
+          ranked.push(c);
+        } else if (s <= score[c]!) return;
+        score[c] = s;
+        name[c] = n;
       });
     }
-    const ranked = [...best.entries()].sort((a, b) => b[1].score - a[1].score || a[0] - b[0]);
+    ranked.sort((a, b) => score[b]! - score[a]! || a - b);
     const top = ranked[0];
     let chosen: number | undefined;
-    if (top !== undefined && top[1].score >= options.threshold) {
-      // The same name in a later guide is the same channel written twice, not a rival.
-      // The same name in a later guide, or an id that differs by a quality tag or feed only, is
-      // the same channel written twice, not a rival.
-      const stem = idStem(this.#ids[top[0]]!);
-      const rivals = ranked.filter(
-        ([c, s]) =>
-          c !== top[0] &&
-          !(s.key === top[1].key && this.#guides[c] !== this.#guides[top[0]]) &&
-          idStem(this.#ids[c]!) !== stem,
-      );
-      const runnerUp = rivals[0]?.[1].score ?? 0;
-      if (top[1].score - runnerUp >= options.margin - 1e-9) chosen = top[0];
+    if (top !== undefined && score[top]! >= options.threshold) {
+      // The rivals within the margin. The same name in a later guide, or an id that differs by a
+      // quality tag or feed only, is the same channel written twice, not a rival.
+      const topKey = this.#forms[name[top]!]!.key;
+      const close = [top];
+      for (const c of ranked) {
+        if (score[top]! - score[c]! >= options.margin - 1e-9) break;
+        if (c === top || (this.#forms[name[c]!]!.key === topKey && this.#guides[c] !== this.#guides[top])) continue;
+        if (this.#stemOf(c) !== this.#stemOf(top)) close.push(c);
+      }
+      if (close.length === 1) chosen = top;
       else if (country !== undefined) {
-        const close = [top, ...rivals].filter(([, s]) => top[1].score - s.score < options.margin);
-        const local = close.filter(([c]) => sameCountry(this.#countries[c], country));
-        if (local.length === 1 && local[0]![1].score >= options.threshold) chosen = local[0]![0];
+        const local = close.filter((c) => sameCountry(this.#countries[c], country));
+        if (local.length === 1 && score[local[0]!]! >= options.threshold) chosen = local[0]!;
       }
     }
-    const match = (c: number, score: number): NameMatch => ({
-      id: this.#ids[c]!,
-      score: Math.round(score * 1000) / 1000,
-    });
-    const candidates = ranked
-      .filter(([c]) => c !== chosen)
-      .slice(0, 3)
-      .map(([c, s]) => match(c, s.score));
-    return chosen === undefined ? { candidates } : { chosen: match(chosen, best.get(chosen)!.score), candidates };
+    const match = (c: number): NameMatch => ({ id: this.#ids[c]!, score: Math.round(score[c]! * 1000) / 1000 });
+    const candidates: NameMatch[] = [];
+    for (const c of ranked) {
+      if (candidates.length === 3) break;
+      if (c !== chosen) candidates.push(match(c));
+    }
+    return chosen === undefined ? { candidates } : { chosen: match(chosen), candidates };
+  }
+
+  /** Channel `c`'s id stem (idStem), computed once. */
+  #stemOf(c: number): string {
+    let stem = this.#stems[c];
+    if (stem === undefined) {
+      stem = idStem(this.#ids[c]!);
+      this.#stems[c] = stem;
+    }
+    return stem;
   }
 
   #channelOf(n: number): number {
@@ -300,7 +324,7 @@ export class GuideNames {
 
   /** Document frequencies and the names that variants extend, once the guides are read. */
   #freeze(): Frozen {
-    this.#frozen ??= frozenContexts(this.#ids.length, (c) => this.#namesOfChannel(c), this.#byKey);
+    this.#frozen ??= frozenContexts(this.#ids.length, (c) => this.#namesOfChannel(c), this.#byKey, this.#forms);
     return this.#frozen;
   }
 
@@ -310,12 +334,12 @@ export class GuideNames {
   }
 
   /**
-   * How the scorer weighs guide name `g`: a playlist name's feed words fully when other channels
-   * extend `g` with such words (`BBC One` beside `BBC One Scotland`); `g`'s own time-zone words
-   * as a feed's unless `g` is such a variant itself (`MGM+ East` beside `MGM+`).
+   * How the scorer weighs guide name number `n`: a playlist name's feed words fully when other
+   * channels extend it with such words (`BBC One` beside `BBC One Scotland`); its own time-zone
+   * words as a feed's unless it is such a variant itself (`MGM+ East` beside `MGM+`).
    */
-  #contextOf(g: NameForm): GuideContext {
+  #contextAt(n: number): GuideContext {
     const frozen = this.#freeze();
-    return frozen.contexts[(frozen.bases.has(g.key) ? 1 : 0) + (frozen.variants.has(g.key) ? 2 : 0)]!;
+    return frozen.contexts[frozen.contextOf[n]!]!;
   }
 }
