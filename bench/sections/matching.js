@@ -202,10 +202,15 @@ async function leaveHalfOut(root, set, dirs, log) {
  */
 function writeGiven(playlistPath, report, path) {
   const given = new Map();
-  for (const m of report.matches) if (m.rule === 'scored') given.set(m.line, m.guide);
+  for (const m of report.matches) if (m.rule === 'scored') given.set(m.line, m);
+  // `guide@n<k>`, k one number per channel: found by the `feed` rule, and two channels the stage
+  // matched to one guide channel stay two channels (one tvg-id would make them one).
+  const feeds = new Map();
   const lines = readFileSync(playlistPath, 'utf8').split('\n');
-  for (const [line, guide] of given) {
-    lines[line - 1] = lines[line - 1].replace('#EXTINF:-1 ', `#EXTINF:-1 tvg-id="${guide}" `);
+  for (const [line, m] of given) {
+    if (!feeds.has(m.channel)) feeds.set(m.channel, feeds.size);
+    const id = `${m.guide}@n${feeds.get(m.channel)}`;
+    lines[line - 1] = lines[line - 1].replace('#EXTINF:-1 ', `#EXTINF:-1 tvg-id="${id}" `);
   }
   writeFileSync(path, lines.join('\n'));
   return given.size;
