@@ -207,7 +207,8 @@ export class MatchDemand {
 
   /** The playlist's names indexed: those the scored stage may match, or for `closest` every one. */
   #playlist(all: boolean): PlaylistNames {
-    const scored = (this.#scored ??= new PlaylistNames(this.#matching.threshold, this.#subjects.length));
+    this.#scored ??= new PlaylistNames(this.#matching.threshold, this.#subjects.length);
+    const scored = this.#scored;
     if (this.#filled === 'all' || (this.#filled === 'open' && !all)) return scored;
     const pool = new TokenPool();
     for (const [i, s] of this.#subjects.entries()) {
