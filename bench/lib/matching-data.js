@@ -32,10 +32,32 @@ const BRANDS = 4_000;
 
 const cap = (w) => w[0].toUpperCase() + w.slice(1);
 
+/** Two- and three-syllable words, in an order drawn from the seed (cached for the last seed). */
+let brandOrder;
+
+/**
+ * Brand `b`'s name: a word of two or three syllables, every brand its own (a guide rarely names
+ * two different channels alike; until 2026-11-28 brands were drawn freely, and one guide channel
+ * in five shared its name with another of another brand).
+ */
 function brand(seed, b) {
-  const rand = createRandom(subSeed(seed ^ 0xb4a4d, b));
+  if (brandOrder?.seed !== seed) {
+    const order = Array.from({ length: 25 ** 2 + 25 ** 3 }, (_, i) => i);
+    const rand = createRandom(subSeed(seed ^ 0xb4a4d, 0));
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = rand.int(0, i);
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    brandOrder = { seed, order };
+  }
+  let k = brandOrder.order[b];
+  const syllables = k < 25 ** 2 ? 2 : 3;
+  if (syllables === 3) k -= 25 ** 2;
   let word = '';
-  for (let i = rand.int(2, 3); i > 0; i--) word += rand.pick(SYLLABLES);
+  for (let i = 0; i < syllables; i++) {
+    word += SYLLABLES[k % 25];
+    k = Math.floor(k / 25);
+  }
   return cap(word);
 }
 

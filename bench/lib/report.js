@@ -154,11 +154,12 @@ function matchingTables(m) {
   const row = (name, r) =>
     `| ${name} | ${f1(r.wallMs / 1000)} s (${r.walls.map((w) => f1(w / 1000)).join(', ')}) | ${f1(r.cpuMs / 1000)} s | ${f0(r.peakRssMB)} MB | ${f0(r.counts.channels)} channels, ${f0(r.counts.matchedChannels)} with a guide (${f0(r.matchedBy.scored)} by score), ${f0(r.counts.programmes)} programmes |`;
   lines.push(
-    `Speed: a ${f0(l.sizes.playlistChannels * l.sizes.entriesPerChannel)}-entry playlist (${f0(l.sizes.playlistChannels)} channels, names only, as panels write them; ${mb(l.playlistBytes)}) against a ${f0(l.sizes.guideChannels)}-channel guide (${l.sizes.days} days × ${l.sizes.perDay} programmes; ${mb(l.guideBytes)}), \`marquee import\` on every core under \`/usr/bin/time -v\`, with and without the scored stage (\`livetv.matching.scored: false\`) in ${l.rounds} alternating rounds; each row the faster, all walls in brackets. With/without, round by round: ${l.ratios.map((r) => `${f2(r)}×`).join(', ')} the wall time.`,
+    `Speed: a ${f0(l.sizes.playlistChannels * l.sizes.entriesPerChannel)}-entry playlist (${f0(l.sizes.playlistChannels)} channels, names only, as panels write them; ${mb(l.playlistBytes)}) against a ${f0(l.sizes.guideChannels)}-channel guide (${l.sizes.days} days × ${l.sizes.perDay} programmes; ${mb(l.guideBytes)}), \`marquee import\` on every core under \`/usr/bin/time -v\` three ways in ${l.rounds} alternating rounds; each row the faster, all walls in brackets. The scored stage matches channels whose programmes the import then stores: to measure the stage's own cost, the second row imports the same playlist with the ${f0(l.givenEntries)} entries the stage matched given their guide channel as a tvg-id, the stage off, so the same programmes are stored. The stage's own cost, with/given, round by round: ${l.ratios.map((r) => `${f2(r)}×`).join(', ')} the wall time (CPU ${l.cpuRatios.map((r) => `${f2(r)}×`).join(', ')}); with/without (fewer programmes stored without): ${l.offRatios.map((r) => `${f2(r)}×`).join(', ')}.`,
     '',
     '| | wall | CPU | peak RSS | result |',
     '| --- | ---: | ---: | ---: | --- |',
     row('scored stage on (the default)', l.on),
+    row('its matches given as tvg-ids, stage off', l.given),
     row('scored stage off (exact rules only)', l.off),
     '',
   );
@@ -219,10 +220,11 @@ export function writeResults(root, run, file = join(root, 'bench/results.md')) {
   if (run.matching) {
     const m = run.matching;
     const met = (s) => s.all.precision >= 0.97 && s.all.recall >= 0.9;
-    const ratio = Math.min(...m.large.ratios);
+    const sorted = [...m.large.ratios].sort((a, b) => a - b);
+    const ratio = sorted[Math.floor((sorted.length - 1) / 2)];
     targets.push(
       `| name matching on the dev set: precision ≥ 0.97 and recall ≥ 0.90, iptv-org and provider names | iptv-org ${f3(m.styles['iptv-org'].all.precision)} / ${f3(m.styles['iptv-org'].all.recall)}, provider ${f3(m.styles.provider.all.precision)} / ${f3(m.styles.provider.all.recall)} | ${check(met(m.styles['iptv-org']) && met(m.styles.provider))} |`,
-      `| scored stage adds < 10% to the import of a 50,000-entry playlist against a 20,000-channel guide | ${x(ratio)} the wall time without it (best round; all: ${m.large.ratios.map((r) => x(r)).join(', ')}) | ${check(ratio < 1.1)} |`,
+      `| scored stage adds < 10% to the import of a 50,000-entry playlist against a 20,000-channel guide | ${x(ratio)} the wall time of the same import with its matches given (median round; all: ${m.large.ratios.map((r) => x(r)).join(', ')}) | ${check(ratio < 1.1)} |`,
     );
   }
   lines.push('## Targets', '', '| target | measured | |', '| --- | --- | --- |', ...targets, '');

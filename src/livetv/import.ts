@@ -217,6 +217,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
         wanted: ctx.wanted,
         maxListed,
         warn: warnings.add,
+        formsOf: (i) => demand.formsOf(i),
       });
 
       // 5. The guides read from their sources are judged by what they yield for our channels.

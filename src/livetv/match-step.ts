@@ -7,6 +7,7 @@ import type { LiveTvImport } from '../store/index.js';
 import type { EntryRef, EntrySink } from './channels.js';
 import type { GuideIndex, MatchSubject, Overrides, Resolution } from './match.js';
 import { shiftedKey } from './match.js';
+import type { NameForm } from './matcher/index.js';
 import type { EntryMatch, ImportWarning, MatchCounts } from './types.js';
 
 /**
@@ -73,6 +74,8 @@ export interface MatchInput {
   readonly wanted: ReadonlySet<string>;
   readonly maxListed: number;
   readonly warn: (warning: ImportWarning) => void;
+  /** Channel `i`'s names as already read (MatchDemand.formsOf), when they were. */
+  readonly formsOf?: (i: number) => readonly NameForm[] | undefined;
 }
 
 export interface MatchOutcome {
@@ -107,8 +110,12 @@ export function matchChannels(input: MatchInput): MatchOutcome {
   const keysShown = new Set<string>();
   const guidesShown = new Set<string>();
   const resolved: Resolution[] = [];
-  for (const channel of subjects) {
-    const match = demoted(index.resolve(channel, overrides), input.wanted);
+  for (const [i, channel] of subjects.entries()) {
+    const forms = input.formsOf?.(i);
+    const match = demoted(
+      forms === undefined ? index.resolve(channel, overrides) : index.resolve(channel, overrides, forms),
+      input.wanted,
+    );
     resolved.push(match);
     const guideKey = match.key === undefined ? undefined : shiftedKey(match.key, channel.shiftHours);
     if (match.rule === 'override' && match.key !== undefined && !index.has(match.key)) {

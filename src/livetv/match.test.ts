@@ -48,6 +48,31 @@ describe('GuideIndex.resolve', () => {
     expect(guide.resolve(subject({ name: 'Das Erste', tvgId: 'BBCOne.uk' }), none)?.rule).toBe('tvgId');
   });
 
+  it('tells guide channels of one name apart by how many of their names fit, or leaves them for review', () => {
+    const index = new GuideIndex();
+    const add = (id: string, ...names: string[]) => index.add({ id, displayNames: names.map((text) => ({ text })) });
+    // Real names of the matching corpus (us): three names of A&E's own against one of five.
+    add('ae.lat', 'A&E', 'E! Entertainment', 'Canal A&E (Chile)', 'Canal A&E (México)', 'Canal A&E (Panregional)');
+    add('ae.us', 'A&E', 'A&E East', 'A&E West');
+    expect(index.resolve(subject({ name: 'A&E (720p)' }), none)).toEqual({ key: 'ae.us', rule: 'normalizedName' });
+    // Nothing tells these apart: no guess, both listed.
+    add('toongoggles.us', 'Toon Goggles');
+    add('toongogglesplus.us', 'Toon Goggles');
+    expect(index.resolve(subject({ name: 'Toon Goggles (720p)' }), none)).toEqual({
+      candidates: [
+        { id: 'toongoggles.us', score: 1 },
+        { id: 'toongogglesplus.us', score: 1 },
+      ],
+    });
+    // Ids that differ by a quality tag name one channel written twice: either is right.
+    add('DasErste.de', 'Das Erste');
+    add('DasErsteHD.de', 'Das Erste HD');
+    expect(index.resolve(subject({ name: 'DE: Das Erste FHD' }), none)).toEqual({
+      key: 'DasErste.de',
+      rule: 'normalizedName',
+    });
+  });
+
   it('leaves a channel no rule finds unmatched', () => {
     expect(guide.resolve(subject({ name: 'Shop TV', tvgId: 'shop.xx' }), none)).toEqual({});
   });

@@ -14,6 +14,7 @@ import type { GuideChannel } from '../sources/records.js';
 import {
   countryOf,
   formOf,
+  formsOfChannel,
   GuideNames,
   keyOf,
   type NameForm,
@@ -118,17 +119,22 @@ export class MatchDemand {
   #anyShift = false;
   readonly #matching: Matching;
   /**
-   * The playlist's names indexed for the scored stage: built when a guide channel first needs
-   * it, not before. An import whose guides every channel finds by an exact rule (tvg-ids) never
-   * holds the names read: what the import holds while guides stream is what V8 scales the garbage
-   * it lets pile up by, and 25,000 names read were 10 MB more of it.
+   * The playlist's names indexed for the scored stage. The channels without a tvg-id, which only
+   * their names can find, are read into it at once (their names read once for the exact keys,
+   * the scored stage and the final resolve); the others when a guide channel first needs them.
+   * An import whose channels all have tvg-ids the guides know never holds their names read: what
+   * the import holds while guides stream is what V8 scales the garbage it lets pile up by, and
+   * 25,000 names read were 10 MB more of it.
    */
   #scored: PlaylistNames | undefined;
+  /** Which subjects the index holds besides those read at once: the open ones, or all. */
+  #filled: 'open' | 'all' | undefined;
 
   constructor(subjects: readonly MatchSubject[], overrides: Overrides, matching: Matching = DEFAULT_MATCHING) {
     this.#subjects = subjects;
     this.#matching = matching;
-    for (const s of subjects) {
+    const pool = matching.scored ? new TokenPool() : undefined;
+    for (const [i, s] of subjects.entries()) {
       const target = overrideFor(s, overrides);
       this.#open.push(target === undefined);
       if (s.shiftHours !== 0) this.#anyShift = true;
@@ -140,6 +146,14 @@ export class MatchDemand {
       if (s.tvgId !== undefined) addTo(this.#ids, baseId(s.tvgId), s.shiftHours);
       for (const name of [s.tvgName, s.name]) {
         if (name !== undefined) addTo(this.#names, name.trim().toLowerCase(), s.shiftHours);
+      }
+      if (pool !== undefined && s.tvgId === undefined) {
+        this.#scored ??= new PlaylistNames(matching.threshold, subjects.length);
+        for (const form of subjectForms(s, pool)) {
+          addTo(this.#keys, form.key, s.shiftHours);
+          this.#scored.add(i, form);
+        }
+        continue;
       }
       // A tvg-name equal to the name (as panels write them) is read once.
       for (const name of s.tvgName === s.name ? [s.name] : [s.tvgName, s.name]) {
@@ -165,7 +179,7 @@ export class MatchDemand {
   shiftsFor(
     id: string,
     displayNames?: readonly string[],
-    forms: readonly NameForm[] = (displayNames ?? []).map((n) => formOf(n)),
+    forms: readonly NameForm[] = formsOfChannel(displayNames ?? []),
   ): ReadonlySet<number> {
     const out = new Set<number>();
     const add = (shifts: Shifts | undefined) => {
@@ -183,16 +197,26 @@ export class MatchDemand {
     return out;
   }
 
+  /**
+   * Channel `i`'s names as read, when the scored stage's index holds them (so the final resolve
+   * need not read them again).
+   */
+  formsOf(i: number): NameForm[] | undefined {
+    return this.#scored?.formsOf(i);
+  }
+
   /** The playlist's names indexed: those the scored stage may match, or for `closest` every one. */
   #playlist(all: boolean): PlaylistNames {
-    if (this.#scored === undefined) {
-      this.#scored = new PlaylistNames(this.#matching.threshold);
-      const pool = new TokenPool();
-      for (const [i, s] of this.#subjects.entries()) {
-        if (all || this.#open[i]) for (const form of subjectForms(s, pool)) this.#scored.add(i, form);
-      }
+    this.#scored ??= new PlaylistNames(this.#matching.threshold, this.#subjects.length);
+    const scored = this.#scored;
+    if (this.#filled === 'all' || (this.#filled === 'open' && !all)) return scored;
+    const pool = new TokenPool();
+    for (const [i, s] of this.#subjects.entries()) {
+      if (!(all || this.#open[i]) || scored.formsOf(i) !== undefined) continue;
+      for (const form of subjectForms(s, pool)) scored.add(i, form);
     }
-    return this.#scored;
+    this.#filled = all ? 'all' : 'open';
+    return scored;
   }
 }
 
@@ -217,12 +241,16 @@ export interface Resolution {
   readonly candidates?: readonly NameMatch[];
 }
 
-/** The guide side: every guide channel id seen, in priority order (first declared wins ties). */
+/** Guide channels kept per display name for the `displayName` rule: enough to break ties. */
+const NAME_LIST = 8;
+
+/** The guide side: every guide channel id seen, in priority order. */
 export class GuideIndex {
   readonly #keys = new Set<string>();
   readonly #byLowerId = new Map<string, string>();
   readonly #byBaseId = new Map<string, string>();
-  readonly #byName = new Map<string, string>();
+  /** Display name, lower-cased → the guide channels that have it (a list only when several do). */
+  readonly #byName = new Map<string, string | string[]>();
   readonly #names: GuideNames;
   readonly #matching: Matching;
 
@@ -260,10 +288,15 @@ export class GuideIndex {
     }
     for (const { text } of channel.displayNames) {
       const lower = text.trim().toLowerCase();
-      if (lower !== '' && !this.#byName.has(lower)) this.#byName.set(lower, id);
+      if (lower === '') continue;
+      const ids = this.#byName.get(lower);
+      if (ids === undefined) this.#byName.set(lower, id);
+      else if (typeof ids === 'string') {
+        if (ids !== id) this.#byName.set(lower, [ids, id]);
+      } else if (ids.length < NAME_LIST && !ids.includes(id)) ids.push(id);
     }
     const texts = channel.displayNames.map((n) => n.text);
-    const forms = texts.map((t) => formOf(t));
+    const forms = formsOfChannel(texts);
     this.#names.add(id, texts, guide, forms);
     return forms;
   }
@@ -282,14 +315,19 @@ export class GuideIndex {
       const feed = this.#byBaseId.get(baseId(s.tvgId));
       if (feed !== undefined) return { key: feed, rule: 'feed' };
     }
-    for (const name of [s.tvgName, s.name]) {
-      const key = name === undefined ? undefined : this.#byName.get(name.trim().toLowerCase());
-      if (key !== undefined) return { key, rule: 'displayName' };
-    }
     const country = countryHint(s, forms);
-    for (const form of forms) {
-      const key = this.#names.byKey(form, country);
-      if (key !== undefined) return { key, rule: 'normalizedName' };
+    const { threshold } = this.#matching;
+    for (const name of [s.tvgName, s.name]) {
+      const ids = name === undefined ? undefined : this.#byName.get(name.trim().toLowerCase());
+      if (ids === undefined) continue;
+      const exact = typeof ids === 'string' ? { id: ids } : this.#names.byIds(ids, forms, threshold, country);
+      return exact.id !== undefined ? { key: exact.id, rule: 'displayName' } : { candidates: exact.candidates ?? [] };
+    }
+    const exact = this.#names.byKey(forms, threshold, country);
+    if (exact !== undefined) {
+      return exact.id !== undefined
+        ? { key: exact.id, rule: 'normalizedName' }
+        : { candidates: exact.candidates ?? [] };
     }
     if (!this.#matching.scored || forms.length === 0) return {};
     const scored = this.#names.scored(forms, this.#matching, country);
@@ -303,5 +341,16 @@ function countryHint(s: MatchSubject, forms: readonly NameForm[]): string | unde
   const tagged = s.country === undefined ? undefined : countryOf(s.country.split(/[,;]/)[0]!);
   if (tagged !== undefined) return tagged;
   for (const f of forms) if (f.country !== undefined) return f.country;
-  return s.group === undefined ? undefined : countryOf(s.group);
+  if (s.group === undefined) return undefined;
+  // A playlist has a few groups and thousands of channels in them: each group is read once.
+  let country = GROUP_COUNTRIES.get(s.group);
+  if (country === undefined) {
+    if (GROUP_COUNTRIES.size >= 1_000) GROUP_COUNTRIES.clear();
+    country = countryOf(s.group) ?? '';
+    GROUP_COUNTRIES.set(s.group, country);
+  }
+  return country === '' ? undefined : country;
 }
+
+/** The country each playlist group names ('' for none), as countryHint read them. */
+const GROUP_COUNTRIES = new Map<string, string>();

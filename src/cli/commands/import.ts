@@ -8,11 +8,17 @@ import { createProgress } from '../progress.js';
 import { describeOutcome, importSucceeded, importVerdict } from '../report.js';
 import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS } from '../resolve.js';
 
-function serializable(outcome: unknown): unknown {
-  return JSON.parse(
-    JSON.stringify(outcome, (_key, value) =>
+/**
+ * The outcome as JSON text, errors as `{ error, code }`: stringified once (a copy parsed back
+ * and stringified again held the report three times over, and `livetv.matches` of a
+ * 50,000-entry playlist is tens of megabytes of it).
+ */
+function jsonOf(outcome: unknown): string {
+  return JSON.stringify(
+    outcome,
+    (_key, value) =>
       value instanceof Error ? { error: value.message, code: (value as { code?: string }).code } : value,
-    ),
+    2,
   );
 }
 
@@ -79,7 +85,7 @@ export const importCommand: Command = {
       });
       progress?.done();
       const verdict = importVerdict(outcome);
-      if (values.json) io.stdout.write(`${JSON.stringify(serializable(outcome), null, 2)}\n`);
+      if (values.json) io.stdout.write(`${jsonOf(outcome)}\n`);
       else io.stdout.write(`${describeOutcome(outcome).join('\n')}\n`);
       leaveNothing = created && !importSucceeded(outcome);
       if (leaveNothing && !values.json) io.stdout.write(`nothing was imported: ${db} was not created\n`);

@@ -6,15 +6,18 @@
  * 30,000 of them for the whole import, and an array per token property was most of the memory
  * the import kept (and so of the garbage V8 let pile up before collecting).
  */
+import { type CallSign, sharedCallSign } from './call-sign.js';
 import { type NameReading, readName } from './read-name.js';
-import { COUNTRY2, FEED_WORDS, LANGUAGE2, WEAK_WORDS } from './vocabulary.js';
+import { CHANNEL_WORDS, COUNTRY2, FEED_WORDS, LANGUAGE2, TIME_FEED_WORDS, WEAK_WORDS } from './vocabulary.js';
 
 export interface NameForm {
   readonly tokens: readonly string[];
   /**
    * One letter per token: `m` a number or `+`, `w` a weak word (`TV`, `the`), `c` a country or
    * language code after the name, `n` any other word; upper case (`W`, `C`, `N`) when it is a
-   * place, region, language or feed word, or stood in brackets.
+   * place, region, language or feed word, or stood in brackets (`B` for another word in brackets);
+   * `T` a time-zone feed word (`East`, `Pacific`), which a guide name may add without naming another
+   * channel.
    */
   readonly kinds: string;
   /** The sum of the tokens' weights. */
@@ -30,6 +33,8 @@ export interface NameForm {
   readonly baseKey?: string;
   /** The country or language a prefix or bracket named (a hint that breaks ties). */
   readonly country?: string;
+  /** A North American station's call sign, where the name writes one as such (call-sign.ts). */
+  readonly call?: CallSign;
 }
 
 /** Weight of a word that says "a channel" (`TV`, `Kanal`) or a small function word. */
@@ -37,7 +42,7 @@ export const WEAK = 0.25;
 /** Weight of a country or language code standing after the name (`Arena Sport 7 HR`). */
 export const CODE = 0.3;
 
-const WEIGHT: Readonly<Record<string, number>> = { m: 1, w: WEAK, c: CODE, n: 1, W: WEAK, C: CODE, N: 1 };
+const WEIGHT: Readonly<Record<string, number>> = { m: 1, w: WEAK, c: CODE, n: 1, W: WEAK, C: CODE, N: 1, B: 1, T: 1 };
 
 /** The weight of token `i` of `form`. */
 export function weightAt(form: NameForm, i: number): number {
@@ -47,7 +52,17 @@ export function weightAt(form: NameForm, i: number): number {
 /** Is token `i` of `form` a place, region, language or feed word (or in brackets)? */
 export function feedAt(form: NameForm, i: number): boolean {
   const k = form.kinds[i]!;
-  return k === 'W' || k === 'C' || k === 'N';
+  return k === 'W' || k === 'C' || k === 'N' || k === 'B' || k === 'T';
+}
+
+/** Did token `i` of `form` stand in brackets (`Россия 24 (Астрахань)`), as a word that says something? */
+export function bracketedAt(form: NameForm, i: number): boolean {
+  return form.kinds[i] === 'B';
+}
+
+/** Is token `i` of `form` a time-zone feed word (`East`, `Pacific`)? */
+export function timeFeedAt(form: NameForm, i: number): boolean {
+  return form.kinds[i] === 'T';
 }
 
 /** Is token `i` a number or `+`? */
@@ -78,13 +93,25 @@ export function formOf(name: string, pool?: TokenPool): NameForm {
   return formOfReading(readName(name), pool);
 }
 
+/**
+ * The forms of one guide channel's display names, read together: a station's call sign one of
+ * them writes is the others' too (call-sign.ts).
+ * @example formsOfChannel(['WFUT True Crime Network', 'True Crime (WFUT-DT2)'])[0].call // { letters: 'wfut', id: 'wfut/2' }
+ */
+export function formsOfChannel(names: readonly string[]): NameForm[] {
+  return sharedCallSign(names.map((n) => formOf(n)));
+}
+
 export function formOfReading(r: NameReading, pool?: TokenPool): NameForm {
   const tokens = pool === undefined ? r.tokens : r.tokens.map((t) => pool.intern(t));
   let kinds = '';
   let allWeak = true;
+  // Words other than time-zone feed words that say something: only beside one is `East` a feed.
+  let saying = 0;
   for (let i = 0; i < tokens.length; i++) {
     const kind = kindOf(tokens[i]!, i);
     if (kind === 'n' || kind === 'm') allWeak = false;
+    if ((kind === 'n' && !TIME_FEED_WORDS.has(tokens[i]!)) || kind === 'm') saying++;
     kinds += kind;
   }
   // A name of weak words only (`TV`, `E!`) is weighed as it is: its words are all it has.
@@ -98,6 +125,8 @@ export function formOfReading(r: NameReading, pool?: TokenPool): NameForm {
     const t = tokens[i]!;
     let kind = kinds[i]!;
     if (kind === 'm') marks.push(t === '+' ? t : String(Number(t)));
+    else if (kind === 'n' && saying > 0 && TIME_FEED_WORDS.has(t)) kind = 'T';
+    else if (kind === 'n' && r.bracketed[i] === true) kind = 'B';
     else if (r.bracketed[i] === true || FEED_WORDS.has(t) || kind === 'c') kind = kind.toUpperCase();
     feedKinds += kind;
     total += WEIGHT[kind]!;
@@ -116,6 +145,7 @@ export function formOfReading(r: NameReading, pool?: TokenPool): NameForm {
     key,
     ...(named && baseKey !== key ? { baseKey } : {}),
     ...(r.country !== undefined ? { country: r.country } : {}),
+    ...(r.call !== undefined ? { call: r.call } : {}),
   };
 }
 
@@ -132,20 +162,44 @@ export function isMark(token: string): boolean {
 
 /**
  * A token spelled loosely: the letters transliterations and spellings disagree on made one
- * (`j`/`y`/`i`, `c`/`k`/`q`, `w`/`v`, `ph`/`f`, `kh`/`h`), doubled letters single; '' for
- * numbers and words under 4 letters, which are never compared loosely.
+ * (`j`/`y`/`i`, `c`/`k`/`q`, `w`/`v`, `ph`/`f`, `kh`/`h`, `ts`/`c`), doubled letters single, an
+ * `i` (or `j`, `y`) before a vowel dropped (`ya`, `yu`, `ye`, `ja`, `ia` are one sound written
+ * many ways: `Kinopremyera` / `Кинопремьера`, `Kluch` / `Ключ`); '' for numbers and words under
+ * 4 letters, which are never compared loosely.
  * @example loose('kinokomedija') === loose('kinokomediya') // true
+ * @example loose('solnce') === loose('solntse') // true
  */
 export function loose(token: string): string {
+  let l = LOOSE.get(token);
+  if (l === undefined) {
+    if (LOOSE.size >= LOOSE_CACHE) LOOSE.clear();
+    l = spellLoosely(token);
+    LOOSE.set(token, l);
+  }
+  return l;
+}
+
+/**
+ * Loose spellings already computed: a token is spelled loosely each time an index is built or
+ * probed and each time a pair is scored, and eight regular expressions per token were most of
+ * the scored stage's time. Cleared when it grows past LOOSE_CACHE.
+ */
+const LOOSE = new Map<string, string>();
+const LOOSE_CACHE = 20_000;
+
+function spellLoosely(token: string): string {
+  if (CHANNEL_WORDS.has(token)) return 'channel';
   if (token.length < 4 || isMark(token)) return '';
   return token
     .replace(/ph/g, 'f')
     .replace(/kh/g, 'h')
+    .replace(/t[sz]/g, 'c')
     .replace(/[jy]/g, 'i')
     .replace(/[cq]/g, 'k')
     .replace(/w/g, 'v')
     .replace(/x/g, 'ks')
-    .replace(/(.)\1+/g, '$1');
+    .replace(/(.)\1+/g, '$1')
+    .replace(/(?<=.)i(?=[aeiou])/g, '');
 }
 
 function kindOf(token: string, index: number): string {

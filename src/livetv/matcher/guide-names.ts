@@ -4,10 +4,12 @@
  * the scored stage (the best guide channel for a playlist channel's names, when it clears the
  * threshold and clearly beats the runner-up), once every guide has been read.
  */
-import { feedAt, formOf, markAt, type NameForm, weightAt } from './form.js';
-import { Postings, probeSet } from './postings.js';
-import { FEED, type GuideContext, minCoverP, Scorer } from './score.js';
-import { COUNTRY2 } from './vocabulary.js';
+import { formsOfChannel, type NameForm } from './form.js';
+import { type Frozen, frozenContexts } from './guide-contexts.js';
+import { countryOfId, idStem, sameCountry } from './guide-ids.js';
+import { Postings } from './postings.js';
+import { playlistProbes } from './probes.js';
+import { type GuideContext, minCoverP, Scorer } from './score.js';
 
 /** A guide channel and how well a playlist channel's name fits it. */
 export interface NameMatch {
@@ -23,6 +25,13 @@ export interface ScoredMatch {
   readonly candidates: readonly NameMatch[];
 }
 
+/** What an exact rule found: one guide channel, or several it could not tell apart. */
+export interface ExactMatch {
+  readonly id?: string;
+  /** When no channel was chosen: the channels it could not tell apart (at most 3). */
+  readonly candidates?: readonly NameMatch[];
+}
+
 export interface ScoredOptions {
   /** Least score a match needs. */
   readonly threshold: number;
@@ -30,22 +39,10 @@ export interface ScoredOptions {
   readonly margin: number;
 }
 
-/** What the scored stage knows of the whole guide, computed once every guide has been read. */
-interface Frozen {
-  /** Keys of names that other channels' names extend with feed words (`bbc1` of `BBC One Scotland`). */
-  readonly bases: Set<string>;
-  readonly plain: GuideContext;
-  readonly withVariants: GuideContext;
-  /** The names indexed, built once every guide has been read (none of it while they stream). */
-  readonly postings: Postings;
-}
-
 /** Channels kept per key for the exact rule: enough to break ties by country and first name. */
 const KEY_LIST = 8;
 /** Candidates scored per playlist channel at most: the rarest probes come first. */
 const MAX_SCORED = 2_000;
-/** A word probed only for review's candidates must reach at most this many names. */
-const EXTRA_REACH = 200;
 
 /**
  * Channels and names are kept in parallel arrays, not an object each: a 20,000-channel guide has
@@ -63,6 +60,13 @@ export class GuideNames {
   readonly #firstName: number[] = [];
   readonly #lastName: number[] = [];
   readonly #byId = new Map<string, number>();
+  /** The scored stage's best score and name per channel, valid where stamped with #bestSearch. */
+  #bestStamp = new Int32Array(0);
+  #bestScore = new Float64Array(0);
+  #bestName = new Int32Array(0);
+  #bestSearch = 0;
+  /** Per channel, its id's stem once a tie asked for it. */
+  readonly #stems: (string | undefined)[] = [];
   // Per name: its channel (negative, -1 - channel, for a channel's first name), its form, the next
   // name of its channel.
   readonly #nameChannel: number[] = [];
@@ -70,10 +74,14 @@ export class GuideNames {
   readonly #nextName: number[] = [];
   /** Key → name, or names (at most KEY_LIST), for the exact rule. */
   readonly #byKey = new Map<string, number | number[]>();
+  /** The letters of every call sign a guide name writes (call-sign.ts), to look a station up by. */
+  readonly #stations = new Set<string>();
   /** Only for the scored stage: without it, names are looked up by key alone. */
   readonly #scoredStage: boolean;
   readonly #scorer = new Scorer();
   #frozen: Frozen | undefined;
+  /** The names indexed, built once every guide has been read (none of it while they stream). */
+  #postings: Postings | undefined;
   /** Name numbers already seen in the current search (stamped with `#search`). */
   #seen = new Int32Array(64);
   #search = 0;
@@ -91,7 +99,7 @@ export class GuideNames {
    * priority `guide`. A channel already known (another guide, or its programmes first) gains the
    * names it lacked.
    */
-  add(id: string, names: readonly string[], guide: number, forms = names.map((n) => formOf(n))): void {
+  add(id: string, names: readonly string[], guide: number, forms = formsOfChannel(names)): void {
     let c = this.#byId.get(id);
     if (c === undefined) {
       c = this.#ids.length;
@@ -107,6 +115,7 @@ export class GuideNames {
       this.#texts[c] = Buffer.from(names[0]!, 'utf8').toString('utf8');
     for (const form of forms) {
       if (form.tokens.length === 0 || this.#hasKey(c, form.key)) continue;
+      if (form.call !== undefined) this.#stations.add(form.call.letters);
       const n = this.#forms.length;
       const first = this.#firstName[c] === -1;
       this.#nameChannel.push(first ? -1 - c : c);
@@ -120,6 +129,7 @@ export class GuideNames {
       else if (typeof list === 'number') this.#byKey.set(form.key, [list, n]);
       else if (list.length < KEY_LIST) list.push(n);
       this.#frozen = undefined;
+      this.#postings = undefined;
     }
   }
 
@@ -134,21 +144,87 @@ export class GuideNames {
   }
 
   /**
-   * The guide channel whose display name reads the same as `form` (the `normalizedName` rule):
-   * the one in the playlist's `country` when one is, then one whose first name it is, then the
-   * first seen (guides in priority order, then document order).
+   * The `normalizedName` rule: the guide channels with a display name that reads the same as one
+   * of `forms` (the first form that has any). Of several, the one `prefer` picks; none when
+   * nothing tells them apart (then they are the candidates).
    */
-  byKey(form: NameForm, country?: string): string | undefined {
-    const found = this.#byKey.get(form.key);
-    if (found === undefined) return undefined;
-    const list = typeof found === 'number' ? [found] : found;
-    let pick = list;
-    if (country !== undefined) {
-      const local = list.filter((n) => sameCountry(this.#countries[this.#channelOf(n)], country));
-      if (local.length > 0) pick = local;
+  byKey(forms: readonly NameForm[], threshold: number, country?: string): ExactMatch | undefined {
+    for (const form of forms) {
+      const found = this.#byKey.get(form.key);
+      if (found === undefined) continue;
+      const channels: number[] = [];
+      for (const n of typeof found === 'number' ? [found] : found) {
+        const c = this.#channelOf(n);
+        if (!channels.includes(c)) channels.push(c);
+      }
+      return this.#decide(channels, forms, threshold, country);
     }
-    const n = pick.find((k) => this.#nameChannel[k]! < 0) ?? pick[0]!;
-    return this.#ids[this.#channelOf(n)];
+    return undefined;
+  }
+
+  /**
+   * Of the guide channels `ids` (the `displayName` rule's, which found them by their names as
+   * written), the one `prefer` picks.
+   */
+  byIds(ids: readonly string[], forms: readonly NameForm[], threshold: number, country?: string): ExactMatch {
+    const channels = ids.map((id) => this.#byId.get(id)).filter((c) => c !== undefined);
+    if (channels.length < ids.length) return { id: ids[0]! };
+    return this.#decide(channels, forms, threshold, country);
+  }
+
+  #decide(channels: number[], forms: readonly NameForm[], threshold: number, country?: string): ExactMatch {
+    const c = channels.length === 1 ? channels[0]! : this.#prefer(channels, forms, threshold, country);
+    if (c !== undefined) return { id: this.#ids[c]! };
+    return { candidates: channels.slice(0, 3).map((k) => ({ id: this.#ids[k]!, score: 1 })) };
+  }
+
+  /**
+   * Of several guide channels a name fits equally, the one to take, or none when nothing tells
+   * them apart. The same name in a later guide is the same channel written twice: the first guide
+   * that has one of them decides. Then the playlist's country, when exactly one of them is in it;
+   * then the channel more of whose own names fit the playlist channel's names (every name a
+   * guide gives a channel is a witness of what it is called: `A&E`, `A&E East`, `A&E West`
+   * against `A&E`, `E! Entertainment`, `Canal A&E (Chile)`), and of those the one whose names fit
+   * better on average. Two still alike are taken as one channel written twice only when their
+   * ids say so (idStem).
+   */
+  #prefer(channels: number[], forms: readonly NameForm[], threshold: number, country?: string): number | undefined {
+    const first = Math.min(...channels.map((c) => this.#guides[c]!));
+    let pick = channels.filter((c) => this.#guides[c] === first);
+    if (pick.length === 1) return pick[0];
+    if (country !== undefined) {
+      const local = pick.filter((c) => sameCountry(this.#countries[c], country));
+      if (local.length === 1) return local[0];
+      if (local.length > 1) pick = local;
+    }
+    const fits = pick.map((c) => this.#fit(c, forms, threshold));
+    const top = fits.reduce((a, b) => (b.count > a.count || (b.count === a.count && b.mean > a.mean) ? b : a));
+    const best = pick.filter((_, k) => fits[k]!.count === top.count && fits[k]!.mean === top.mean);
+    if (best.length === 1) return best[0];
+    // Ids that differ by a quality tag or a feed only (`DasErste.de`, `DasErsteHD.de`) name one
+    // channel written twice: either is right.
+    const stem = this.#stemOf(best[0]!);
+    return best.every((c) => this.#stemOf(c) === stem) ? best[0] : undefined;
+  }
+
+  /**
+   * How many of guide channel `c`'s names fit the playlist channel's names `forms` (score at least
+   * `threshold`), and their mean score in millionths.
+   */
+  #fit(c: number, forms: readonly NameForm[], threshold: number): { count: number; mean: number } {
+    let count = 0;
+    let sum = 0;
+    let names = 0;
+    for (let n = this.#firstName[c]!; n !== -1; n = this.#nextName[n]!) {
+      const g = this.#forms[n]!;
+      const context = this.#contextAt(n);
+      let score = 0;
+      for (const p of forms) score = Math.max(score, this.#scorer.score(p, g, context));
+      if (score >= threshold) count++;
+      sum += score;
+      names++;
+    }
+    return { count, mean: Math.round((sum / Math.max(1, names)) * 1e6) };
   }
 
   /**
@@ -159,44 +235,67 @@ export class GuideNames {
    */
   scored(forms: readonly NameForm[], options: ScoredOptions, country?: string): ScoredMatch {
     if (!this.#scoredStage) return { candidates: [] };
-    const frozen = this.#freeze();
-    const best = new Map<number, { score: number; key: string }>();
+    // Each channel's best score and name, in arrays kept from search to search (stamped).
+    if (this.#bestStamp.length < this.#ids.length) {
+      this.#bestStamp = new Int32Array(this.#ids.length * 2);
+      this.#bestScore = new Float64Array(this.#ids.length * 2);
+      this.#bestName = new Int32Array(this.#ids.length * 2);
+    }
+    const stamp = ++this.#bestSearch;
+    const score = this.#bestScore;
+    const name = this.#bestName;
+    const ranked: number[] = [];
     const share = minCoverP(options.threshold);
+    this.#postings ??= new Postings(this.#forms);
     for (const p of forms) {
-      this.#visit(frozen.postings, p, share, (n) => {
-        const form = this.#forms[n]!;
-        const score = this.#scorer.score(p, form, frozen.bases.has(form.key) ? frozen.withVariants : frozen.plain);
-        if (score <= 0) return;
+      this.#visit(this.#postings, p, share, (n) => {
+        const s = this.#scorer.score(p, this.#forms[n]!, this.#contextAt(n));
+        if (s <= 0) return;
         const c = this.#channelOf(n);
-        const current = best.get(c);
-        if (current === undefined || score > current.score) best.set(c, { score, key: form.key });
+        if (this.#bestStamp[c] !== stamp) {
+          this.#bestStamp[c] = stamp;
+          ranked.push(c);
+        } else if (s <= score[c]!) return;
+        score[c] = s;
+        name[c] = n;
       });
     }
-    const ranked = [...best.entries()].sort((a, b) => b[1].score - a[1].score || a[0] - b[0]);
+    ranked.sort((a, b) => score[b]! - score[a]! || a - b);
     const top = ranked[0];
     let chosen: number | undefined;
-    if (top !== undefined && top[1].score >= options.threshold) {
-      // The same name in a later guide is the same channel written twice, not a rival.
-      const rivals = ranked.filter(
-        ([c, s]) => c !== top[0] && !(s.key === top[1].key && this.#guides[c] !== this.#guides[top[0]]),
-      );
-      const runnerUp = rivals[0]?.[1].score ?? 0;
-      if (top[1].score - runnerUp >= options.margin - 1e-9) chosen = top[0];
+    if (top !== undefined && score[top]! >= options.threshold) {
+      // The rivals within the margin. The same name in a later guide, or an id that differs by a
+      // quality tag or feed only, is the same channel written twice, not a rival.
+      const topKey = this.#forms[name[top]!]!.key;
+      const close = [top];
+      for (const c of ranked) {
+        if (score[top]! - score[c]! >= options.margin - 1e-9) break;
+        if (c === top || (this.#forms[name[c]!]!.key === topKey && this.#guides[c] !== this.#guides[top])) continue;
+        if (this.#stemOf(c) !== this.#stemOf(top)) close.push(c);
+      }
+      if (close.length === 1) chosen = top;
       else if (country !== undefined) {
-        const close = [top, ...rivals].filter(([, s]) => top[1].score - s.score < options.margin);
-        const local = close.filter(([c]) => sameCountry(this.#countries[c], country));
-        if (local.length === 1 && local[0]![1].score >= options.threshold) chosen = local[0]![0];
+        const local = close.filter((c) => sameCountry(this.#countries[c], country));
+        if (local.length === 1 && score[local[0]!]! >= options.threshold) chosen = local[0]!;
       }
     }
-    const match = (c: number, score: number): NameMatch => ({
-      id: this.#ids[c]!,
-      score: Math.round(score * 1000) / 1000,
-    });
-    const candidates = ranked
-      .filter(([c]) => c !== chosen)
-      .slice(0, 3)
-      .map(([c, s]) => match(c, s.score));
-    return chosen === undefined ? { candidates } : { chosen: match(chosen, best.get(chosen)!.score), candidates };
+    const match = (c: number): NameMatch => ({ id: this.#ids[c]!, score: Math.round(score[c]! * 1000) / 1000 });
+    const candidates: NameMatch[] = [];
+    for (const c of ranked) {
+      if (candidates.length === 3) break;
+      if (c !== chosen) candidates.push(match(c));
+    }
+    return chosen === undefined ? { candidates } : { chosen: match(chosen), candidates };
+  }
+
+  /** Channel `c`'s id stem (idStem), computed once. */
+  #stemOf(c: number): string {
+    let stem = this.#stems[c];
+    if (stem === undefined) {
+      stem = idStem(this.#ids[c]!);
+      this.#stems[c] = stem;
+    }
+    return stem;
   }
 
   #channelOf(n: number): number {
@@ -220,107 +319,27 @@ export class GuideNames {
       scored++;
       visit(n);
     };
-    const reach = (i: number) => postings.reach(p, i);
-    // Unaligned, a feed word weighs FEED; every other word its weight.
-    const extra = (i: number) => (feedAt(p, i) ? Math.min(weightAt(p, i), FEED) : weightAt(p, i));
-    const probes = new Set(probeSet(p, share, reach, extra, true));
-    if (probes.size < 2) {
-      // One word more, for the candidates a channel left unmatched shows in review (`BBC One
-      // Wales` has no rare word but `wales`): the rarest of the others, when it is rare enough
-      // to say something.
-      let more = -1;
-      let least = EXTRA_REACH + 1;
-      for (let i = 0; i < p.tokens.length; i++) {
-        if (probes.has(i) || markAt(p, i)) continue;
-        const r = reach(i);
-        if (r < least) {
-          least = r;
-          more = i;
-        }
-      }
-      if (more >= 0) probes.add(more);
-    }
-    // A match that leaves the playlist's dial number out aligns none of its numbers.
-    if (p.marks !== '' && !p.trailingNumber && !p.marks.includes('+')) {
-      for (const i of probeSet(p, share, reach, extra, false)) probes.add(i);
-    }
-    for (const i of probes) postings.probe(p, i, once);
+    for (const i of playlistProbes(postings, p, share, this.#stations)) postings.probe(p, i, once);
   }
 
   /** Document frequencies and the names that variants extend, once the guides are read. */
   #freeze(): Frozen {
-    if (this.#frozen) return this.#frozen;
-    const df = new Map<string, number>();
-    const bases = new Set<string>();
-    for (let c = 0; c < this.#ids.length; c++) {
-      const own = new Set<string>();
-      const tokens = new Set<string>();
-      for (let n = this.#firstName[c]!; n !== -1; n = this.#nextName[n]!) {
-        own.add(this.#forms[n]!.key);
-        for (const t of this.#forms[n]!.tokens) tokens.add(t);
-      }
-      for (const t of tokens) df.set(t, (df.get(t) ?? 0) + 1);
-      for (let n = this.#firstName[c]!; n !== -1; n = this.#nextName[n]!) {
-        const base = this.#forms[n]!.baseKey;
-        // `Angel TV Arabia` beside `Angel TV` in one channel is that channel's own feed, not a variant.
-        if (base !== undefined && !own.has(base)) bases.add(base);
-      }
-    }
-    const unique = (t: string) => df.get(t) === 1;
-    this.#frozen = {
-      bases,
-      plain: { variants: false, unique },
-      withVariants: { variants: true, unique },
-      postings: new Postings(this.#forms),
-    };
+    this.#frozen ??= frozenContexts(this.#ids.length, (c) => this.#namesOfChannel(c), this.#byKey, this.#forms);
     return this.#frozen;
   }
-}
 
-/**
- * The country an iptv-org-style guide id names (`BBCOne.uk`, `CNN.us@East`), if any.
- * @example countryOfId('BBCOne.uk@HD') // 'uk'
- */
-export function countryOfId(id: string): string | undefined {
-  const m = /\.([a-z]{2})(?:@[^.]*)?$/i.exec(id);
-  const code = m?.[1]?.toLowerCase();
-  return code !== undefined && COUNTRY2.has(code) ? code : undefined;
-}
+  /** The forms of channel `c`'s names. */
+  *#namesOfChannel(c: number): Generator<NameForm> {
+    for (let n = this.#firstName[c]!; n !== -1; n = this.#nextName[n]!) yield this.#forms[n]!;
+  }
 
-/** Country codes as providers and guides write them, to one form: `gb`, `gbr` → `uk`; `usa` → `us`. */
-const ALIASES: Readonly<Record<string, string>> = {
-  gb: 'uk',
-  gbr: 'uk',
-  usa: 'us',
-  deu: 'de',
-  ger: 'de',
-  fra: 'fr',
-  esp: 'es',
-  ita: 'it',
-  nld: 'nl',
-  ned: 'nl',
-  prt: 'pt',
-  por: 'pt',
-  bra: 'br',
-  can: 'ca',
-  aus: 'au',
-  rus: 'ru',
-  tur: 'tr',
-  pol: 'pl',
-  swe: 'se',
-  nor: 'no',
-  dnk: 'dk',
-  den: 'dk',
-  che: 'ch',
-  sui: 'ch',
-  aut: 'at',
-  bel: 'be',
-  mex: 'mx',
-  arg: 'ar',
-  ind: 'in',
-};
-
-function sameCountry(a: string | undefined, b: string): boolean {
-  if (a === undefined) return false;
-  return (ALIASES[a] ?? a) === (ALIASES[b] ?? b);
+  /**
+   * How the scorer weighs guide name number `n`: a playlist name's feed words fully when other
+   * channels extend it with such words (`BBC One` beside `BBC One Scotland`); its own time-zone
+   * words as a feed's unless it is such a variant itself (`MGM+ East` beside `MGM+`).
+   */
+  #contextAt(n: number): GuideContext {
+    const frozen = this.#freeze();
+    return frozen.contexts[frozen.contextOf[n]!]!;
+  }
 }

@@ -8,9 +8,12 @@
  * will say (no variants, any dial number left out), so that a channel the scored stage chooses
  * once every guide is read always had its programmes kept.
  */
-import { type NameForm, weightAt } from './form.js';
+import { stationTokens } from './call-sign.js';
+import { type NameForm, timeFeedAt, weightAt } from './form.js';
 import { Postings, probeSet } from './postings.js';
 import { OPTIMISTIC, Scorer } from './score.js';
+
+const NONE: ReadonlySet<string> = new Set();
 
 export class PlaylistNames {
   readonly #threshold: number;
@@ -18,17 +21,21 @@ export class PlaylistNames {
   readonly #forms: NameForm[] = [];
   readonly #subjects: (number | number[])[] = [];
   readonly #byKey = new Map<string, number>();
+  /** Per subject, the numbers of its forms (two slots, -1 for none): its names read once only. */
+  #bySubject: Int32Array;
   /** Built on first use, once every playlist channel has been added. */
   #postings: Postings | undefined;
   readonly #scorer = new Scorer();
   #seen = new Int32Array(64);
   #search = 0;
 
-  constructor(threshold: number) {
+  /** `subjects`: how many playlist channels there are (numbered from 0). */
+  constructor(threshold: number, subjects = 0) {
     this.#threshold = threshold;
+    this.#bySubject = new Int32Array(subjects * 2).fill(-1);
   }
 
-  /** Records that playlist channel `subject` has a name read as `form`. */
+  /** Records that playlist channel `subject` has a name read as `form` (at most two per subject). */
   add(subject: number, form: NameForm): void {
     if (form.tokens.length === 0) return;
     let n = this.#byKey.get(form.key);
@@ -38,12 +45,29 @@ export class PlaylistNames {
       this.#subjects.push(subject);
       this.#byKey.set(form.key, n);
       this.#postings = undefined;
+      this.#remember(subject, n);
       return;
     }
+    this.#remember(subject, n);
     const list = this.#subjects[n]!;
     if (typeof list === 'number') {
       if (list !== subject) this.#subjects[n] = [list, subject];
     } else if (list[list.length - 1] !== subject) list.push(subject);
+  }
+
+  /** Playlist channel `subject`'s names as read, in the order added; undefined when none was added. */
+  formsOf(subject: number): NameForm[] | undefined {
+    const first = this.#bySubject[subject * 2];
+    if (first === undefined || first === -1) return undefined;
+    const second = this.#bySubject[subject * 2 + 1]!;
+    return second === -1 ? [this.#forms[first]!] : [this.#forms[first]!, this.#forms[second]!];
+  }
+
+  #remember(subject: number, n: number): void {
+    const at = subject * 2;
+    if (at + 1 >= this.#bySubject.length) return;
+    if (this.#bySubject[at] === -1) this.#bySubject[at] = n;
+    else if (this.#bySubject[at] !== n && this.#bySubject[at + 1] === -1) this.#bySubject[at + 1] = n;
   }
 
   /**
@@ -64,9 +88,10 @@ export class PlaylistNames {
         g,
         floor,
         (i) => postings.reach(g, i),
-        (i) => weightAt(g, i),
+        (i) => guideExtra(g, i),
         true,
       );
+      if (g.call !== undefined) probes.push(...stationTokens(g, NONE));
       for (const i of probes) {
         postings.probe(g, i, (n) => {
           if (this.#seen[n] === stamp) return;
@@ -101,9 +126,10 @@ export class PlaylistNames {
         g,
         this.#threshold,
         (i) => postings.reach(g, i),
-        (i) => weightAt(g, i),
+        (i) => guideExtra(g, i),
         true,
       );
+      if (g.call !== undefined) probes.push(...stationTokens(g, NONE));
       for (const i of probes) {
         postings.probe(g, i, (n) => {
           if (this.#seen[n] === stamp) return;
@@ -117,4 +143,9 @@ export class PlaylistNames {
       }
     }
   }
+}
+
+/** What token `i` of guide name `g` costs unaligned: a time-zone feed word nothing (see score.ts). */
+function guideExtra(g: NameForm, i: number): number {
+  return timeFeedAt(g, i) ? 0 : weightAt(g, i);
 }

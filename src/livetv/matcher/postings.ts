@@ -2,8 +2,9 @@
  * An inverted index of names by what a name can be aligned on: its tokens, their loose
  * spellings, and the joins of two or three adjacent tokens (so `RecordTV` finds `Record TV` and
  * the other way round). Built once, when all its names are known (the playlist's before the
- * guides stream, the guides' once they are read), as one sorted array of (hash of key, name
- * number): no string and no object per key. A Map of a string and a list per key held some
+ * guides stream, the guides' once they are read), as typed arrays: each key's hash once, in a
+ * table of open addressing, and the names of each key in a run of one array: no string and no
+ * object per key. A Map of a string and a list per key held some
  * 200,000 keys for a 25,000-channel playlist, and V8, scaling the garbage it lets pile up with
  * what a heap holds, let the benchmark import's heap grow to 255 MB instead of 74 MB. Two keys
  * of one hash make a probe visit a name more: the scorer then finds nothing in it.
@@ -14,14 +15,24 @@ import { loose, markAt, type NameForm, weightAt } from './form.js';
 const NAME_BITS = 21;
 const NAME_LIMIT = 2 ** NAME_BITS;
 
+/** Reaches an index remembers at most (three look-ups each). */
+const REACHED = 20_000;
+
 /** Key kinds, mixed into the hash: a token, a loose spelling, a join. */
 const TOKEN = 1;
 const LOOSE = 2;
 const JOIN = 3;
 
 export class Postings {
-  /** Sorted: hash × 2^21 + name number (exact in a double: 53 bits). */
-  readonly #entries: Float64Array;
+  /** The distinct key hashes, in order; names of hash `#keys[k]` are `#names[#starts[k]..#starts[k + 1]]`. */
+  readonly #keys: Uint32Array;
+  readonly #starts: Uint32Array;
+  readonly #names: Uint32Array;
+  /** Open addressing over the distinct hashes: slot → index into #keys, -1 empty; a power of two long. */
+  readonly #slots: Int32Array;
+  readonly #shift: number;
+  /** Reaches already counted, by token: the names of a playlist or guide share most of their words. */
+  readonly #reached = new Map<string, number>();
 
   /** Indexes names 0..n-1 (`forms[n]`), at most 2^21 of them. */
   constructor(forms: readonly NameForm[]) {
@@ -34,19 +45,54 @@ export class Postings {
         const l = loose(t[i]!);
         if (l !== '') keys.push(entry(hash(LOOSE, l), n));
         if (i + 1 < t.length) {
-          keys.push(entry(hash(JOIN, t[i]! + t[i + 1]!), n));
-          if (i + 2 < t.length) keys.push(entry(hash(JOIN, t[i]! + t[i + 1]! + t[i + 2]!), n));
+          keys.push(entry(hash(JOIN, t[i]!, t[i + 1]!), n));
+          if (i + 2 < t.length) keys.push(entry(hash(JOIN, t[i]!, t[i + 1]!, t[i + 2]!), n));
         }
       }
     }
-    this.#entries = Float64Array.from(keys).sort();
+    const entries = Float64Array.from(keys).sort();
+    keys.length = 0;
+    // Sorted, each hash's names are a run: one copy of the hash per run, the names on their own.
+    let distinct = 0;
+    for (let k = 0; k < entries.length; k++) {
+      if (k === 0 || Math.floor(entries[k]! / NAME_LIMIT) !== Math.floor(entries[k - 1]! / NAME_LIMIT)) distinct++;
+    }
+    this.#keys = new Uint32Array(distinct);
+    this.#starts = new Uint32Array(distinct + 1);
+    this.#names = new Uint32Array(entries.length);
+    let d = -1;
+    for (let k = 0; k < entries.length; k++) {
+      const h = Math.floor(entries[k]! / NAME_LIMIT);
+      if (d < 0 || this.#keys[d] !== h) {
+        d++;
+        this.#keys[d] = h;
+        this.#starts[d] = k;
+      }
+      this.#names[k] = entries[k]! % NAME_LIMIT;
+    }
+    this.#starts[distinct] = entries.length;
+    let bits = 4;
+    while (1 << bits < distinct * 2) bits++;
+    this.#shift = 32 - bits;
+    this.#slots = new Int32Array(1 << bits).fill(-1);
+    for (let k = 0; k < distinct; k++) {
+      let slot = this.#slotOf(this.#keys[k]!);
+      while (this.#slots[slot] !== -1) slot = (slot + 1) & (this.#slots.length - 1);
+      this.#slots[slot] = k;
+    }
   }
 
   /** How many names a probe of token `i` of `form` reaches at most (to probe the rarest first). */
   reach(form: NameForm, i: number): number {
     const t = form.tokens[i]!;
-    const l = loose(t);
-    return this.#count(hash(TOKEN, t)) + this.#count(hash(JOIN, t)) + (l === '' ? 0 : this.#count(hash(LOOSE, l)));
+    let r = this.#reached.get(t);
+    if (r === undefined) {
+      const l = loose(t);
+      r = this.#count(hash(TOKEN, t)) + this.#count(hash(JOIN, t)) + (l === '' ? 0 : this.#count(hash(LOOSE, l)));
+      if (this.#reached.size >= REACHED) this.#reached.clear();
+      this.#reached.set(t, r);
+    }
+    return r;
   }
 
   /**
@@ -64,38 +110,39 @@ export class Postings {
     const before = i > 0 ? t[i - 1]! : undefined;
     const after = i + 1 < t.length ? t[i + 1]! : undefined;
     if (before !== undefined) {
-      this.#each(hash(TOKEN, before + token), visit);
-      if (i > 1) this.#each(hash(TOKEN, t[i - 2]! + before + token), visit);
-      if (after !== undefined) this.#each(hash(TOKEN, before + token + after), visit);
+      this.#each(hash(TOKEN, before, token), visit);
+      if (i > 1) this.#each(hash(TOKEN, t[i - 2]!, before, token), visit);
+      if (after !== undefined) this.#each(hash(TOKEN, before, token, after), visit);
     }
     if (after !== undefined) {
-      this.#each(hash(TOKEN, token + after), visit);
-      if (i + 2 < t.length) this.#each(hash(TOKEN, token + after + t[i + 2]!), visit);
+      this.#each(hash(TOKEN, token, after), visit);
+      if (i + 2 < t.length) this.#each(hash(TOKEN, token, after, t[i + 2]!), visit);
+    }
+  }
+
+  #slotOf(h: number): number {
+    return Math.imul(h, 0x9e3779b1) >>> this.#shift;
+  }
+
+  /** The index of hash `h` in #keys, or -1. */
+  #find(h: number): number {
+    const mask = this.#slots.length - 1;
+    for (let slot = this.#slotOf(h); ; slot = (slot + 1) & mask) {
+      const k = this.#slots[slot]!;
+      if (k === -1 || this.#keys[k] === h) return k;
     }
   }
 
   #count(h: number): number {
-    return this.#lowerBound(h + 1) - this.#lowerBound(h);
+    const k = this.#find(h);
+    return k === -1 ? 0 : this.#starts[k + 1]! - this.#starts[k]!;
   }
 
   #each(h: number, visit: (n: number) => void): void {
-    const e = this.#entries;
-    const end = h * NAME_LIMIT + NAME_LIMIT;
-    for (let k = this.#lowerBound(h); k < e.length && e[k]! < end; k++) visit(e[k]! % NAME_LIMIT);
-  }
-
-  /** The first entry of hash `h` or above. */
-  #lowerBound(h: number): number {
-    const e = this.#entries;
-    const target = h * NAME_LIMIT;
-    let lo = 0;
-    let hi = e.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (e[mid]! < target) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    const k = this.#find(h);
+    if (k === -1) return;
+    const names = this.#names;
+    for (let at = this.#starts[k]!, end = this.#starts[k + 1]!; at < end; at++) visit(names[at]!);
   }
 }
 
@@ -103,14 +150,21 @@ function entry(h: number, n: number): number {
   return h * NAME_LIMIT + n;
 }
 
-/** FNV-1a of `kind` and the UTF-16 units of `text`, as an unsigned 32-bit number. */
-function hash(kind: number, text: string): number {
-  let h = (0x811c9dc5 ^ kind) >>> 0;
+/**
+ * FNV-1a of `kind` and the UTF-16 units of `a`, `b` and `c` one after the other (a join without
+ * joining), as an unsigned 32-bit number.
+ */
+function hash(kind: number, a: string, b = '', c = ''): number {
+  return fnv(fnv(fnv((0x811c9dc5 ^ kind) >>> 0, a), b), c) >>> 0;
+}
+
+function fnv(start: number, text: string): number {
+  let h = start;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return h >>> 0;
+  return h;
 }
 
 /**
@@ -144,6 +198,8 @@ export function probeSet(
     // Unaligned, the probed tokens weigh at least `probed`; aligned, the others at most `rest`.
     if (probed > 0 && probed / (rest + probed) > 1 - share) break;
     const i = order[k]!;
+    // A word that costs nothing unaligned (a guide name's `East`) cannot bound anything.
+    if (extra(i) === 0) continue;
     probes.push(i);
     probed += extra(i);
     rest -= weightAt(form, i);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formOf } from './form.js';
+import { formOf, loose } from './form.js';
 import { countryOf, readName } from './read-name.js';
 
 const tokens = (name: string) => readName(name).tokens.join(' ');
@@ -65,10 +65,37 @@ describe('readName: what identifies a channel and what does not', () => {
     expect(tokens('ΣΚΑΪ')).toBe('skai');
   });
 
+  it('spells transliterations loosely alike, as the corpus writes them', () => {
+    const same = (a: string, b: string) =>
+      formOf(a).tokens.map(loose).join(' ') === formOf(b).tokens.map(loose).join(' ');
+    for (const [latin, cyrillic] of [
+      ['Kinopremyera', 'Кинопремьера'],
+      ['Kluch', 'Ключ'],
+      ['Solnce', 'СОЛНЦЕ'],
+      ['TV Centr', 'ТВ Центр'],
+      ['Ostrosyuzhetnoye', 'Остросюжетное'],
+      ['Indiyskoye Kino', 'Индийское кино'],
+      ['Kinokomedija', 'Кинокомедия'],
+      ['Dikij', 'Дикий'],
+    ]) {
+      expect(same(latin!, cyrillic!), `${latin} / ${cyrillic}`).toBe(true);
+    }
+    // Short words are never loose: `CBS` is not `KBS`.
+    expect(loose('cbs')).toBe('');
+  });
+
   it('keeps what brackets say about a region, and drops notes and tags in them', () => {
     expect(tokens('Россия 24 (Благовещенск)')).toBe('rossiya 24 blagoveshchensk');
     expect(readName('Россия 24 (Благовещенск)').bracketed).toEqual([false, false, true]);
     expect(tokens('Sky News Arabia (Portrait) (1280p) [Not 24/7]')).toBe('sky news arabia portrait');
+  });
+
+  it('reads ordinals, `plus` and words for "channel" in other languages alike', () => {
+    expect(tokens('Первый канал')).toBe('1 kanal');
+    expect(tokens('Пятый канал')).toBe(tokens('5 Канал'));
+    expect(formOf('Canal Plus').key).toBe(formOf('Canal+').key);
+    expect(formOf('Феникс плюс Кино').key).toBe(formOf('Феникс+Кино').key);
+    for (const word of ['Channel', 'канал', 'Kanał', 'ช่อง']) expect(loose(readName(word).tokens[0]!)).toBe('channel');
   });
 
   it('reads `&` and number words', () => {

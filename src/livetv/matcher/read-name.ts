@@ -11,6 +11,7 @@
  * and a time shift (`+1`) apart, since only a channel with the same shift may match. Cyrillic and
  * Greek are transliterated to Latin, so `Россия 24` reads as `rossiya 24`.
  */
+import { type CallSign, readCallSign } from './call-sign.js';
 import {
   COUNTRY2,
   COUNTRY3,
@@ -35,6 +36,8 @@ export interface NameReading {
   readonly shift: number;
   /** The country or language a prefix, suffix or bracket named (`uk`, `usa`, `ar`), as written, lower-cased. */
   readonly country?: string;
+  /** A North American station's call sign, where the name writes one as such (`(WFLD)`, `KMSP-DT1`). */
+  readonly call?: CallSign;
 }
 
 /** Hours a `+N` mark may shift by; a larger number is part of the name (`Canal +24`? no: `+24` stays). */
@@ -59,6 +62,9 @@ export function readName(name: string): NameReading {
     else if (!isTag(code)) break;
     text = text.slice(prefix[0].length);
   }
+  // A station's call sign, written plainly (call-sign.ts), before case is lost.
+  const station = readCallSign(text);
+  text = station.text;
   text = ascii ? text.toLowerCase() : fold(text);
   text = text.replace(QUALITY_PHRASES, ' ');
   // Brackets: notes and tags go; a country code is a hint; anything else is part of the name
@@ -111,7 +117,13 @@ export function readName(name: string): NameReading {
   }
   joinLetters(tokens, bracketed);
   for (let i = 0; i < tokens.length; i++) tokens[i] = NUMBER_WORDS.get(tokens[i]!) ?? tokens[i]!;
-  return { tokens, bracketed, shift, ...(country !== undefined ? { country } : {}) };
+  return {
+    tokens,
+    bracketed,
+    shift,
+    ...(country !== undefined ? { country } : {}),
+    ...(station.call !== undefined ? { call: station.call } : {}),
+  };
 }
 
 /** Marks around the words of a bracket, while the name is read. */

@@ -48,9 +48,14 @@ describe('look-alikes and siblings the fuzzy matcher took, as the corpus has the
     ['ru', '12 канал (1080p)', undefined, ['g241']], // 8 канал
     ['us', 'Ace TV (480p)', undefined, ['g1803', 'g2638']], // A&E
     ['ru', 'Россия 24 (Благовещенск) (576p)', 'g289', ['g120']], // Россия 1 HD
+    ['ru', 'Россия 24 (Астрахань) (576p)', 'g289', ['g206']], // Астрахань 24, a channel of its own
     ['us', 'Fox Sports 1 (720p)', 'g453', ['g158', 'g1932']], // Fox Sports 2
     ['us', 'Fox Sports 2 (720p)', undefined, ['g453']],
     ['be', 'ATV (1080p)', 'g12', []],
+    // A number and a word for "channel" in another language: the number names it, and only it.
+    ['ru', 'Channel 8 (576p)', 'g241', ['g386']], // 8 канал, never Пятый канал
+    ['ru', 'Channel One (576p)', 'g189', []], // Первый канал
+    ['th', 'Channel 8 (1080p)', 'g7', []], // ช่อง 8
   ])('%s "%s" gets %s, never %j', (cc, name, truth, never) => {
     const { index } = guideOf(cc);
     for (const key of resolved(index, cc, name)) {
@@ -72,6 +77,34 @@ describe('look-alikes and siblings the fuzzy matcher took, as the corpus has the
     const index = new GuideIndex();
     index.add({ id: 'arte', displayNames: [{ text: 'Arte' }] });
     expect(index.resolve(subject('FR: Arte +1 HD'), none).key).toBeUndefined();
+  });
+});
+
+describe('stations by their call sign, as the corpus has them', () => {
+  it.each([
+    ['FOX 32 Chicago IL (WFLD) (720p)', 'g2495'],
+    ['KMSP-DT1 (1080p)', 'g3444'],
+    ['WBTV News (720p)', 'g2939'],
+    ['ABC 15 Myrtle Beach FL (WPDE) (1080p)', 'g929'],
+    ['FOX 5 New York NY (WNYW) (720p)', 'g3655'],
+    ['KQED-DT2 (1080p)', 'g1699'],
+  ])('"%s" gets %s', (name, id) => {
+    const { index } = guideOf('us');
+    for (const key of resolved(index, 'us', name)) expect(key).toBe(id);
+  });
+
+  it.each([
+    // The station's other channels (`Decades (WNYW-DT5)`, `WNYW FOX Weather` of WNYW-DT3).
+    ['FOX 5 New York NY (WNYW) (720p)', ['g539', 'g978', 'g2046', 'g3286']],
+    ['KQED-DT2 (1080p)', ['g3329', 'g1030', 'g3644']],
+    ['KRGV-DT2 [Geo-blocked]', ['g3682']],
+    ['FOX 32 Chicago IL (WFLD) (720p)', ['g781', 'g3606']],
+  ])('"%s" never gets another channel of the station, %j', (name, never) => {
+    const { index } = guideOf('us');
+    for (const key of resolved(index, 'us', name)) expect(never).not.toContain(key);
+    // Nor when the guide lacks the right channel.
+    const { index: without } = guideOf('us', (i) => !['g3655', 'g1699', 'g2495'].includes(`g${i + 1}`));
+    for (const key of resolved(without, 'us', name)) expect(never).not.toContain(key);
   });
 });
 

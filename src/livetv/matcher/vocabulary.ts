@@ -81,12 +81,23 @@ export const NOTE_WORDS = set(`
 export const WEAK_WORDS = set(`
   tv tele tel teve tvs television televisión televisao televisão televizija televisio televizia telewizja
   channel channels chanel canal canale kanal kanali kanaal network networks net station stations
-  telekanal kanala program programme tb tiv
+  telekanal kanala program programme tb tiv kanał chaine csatorna ชอง قناة
   the a an of and de del da do dos das di du des la le les el il lo los las et und y e en in on at i
   live
 `);
 
-/** English number words read as digits (`BBC One` is `BBC 1`). */
+/**
+ * Words that say "channel", as names spell them (Thai `ช่อง` once its tone mark is dropped):
+ * `Channel 8`, `8 канал` and `ช่อง 8` are one name.
+ */
+export const CHANNEL_WORDS = set(`
+  channel chanel canal canale canali kanal kanali kanaal kanał kanala telekanal chaine csatorna ชอง قناة
+`);
+
+/**
+ * Number words read as digits: English (`BBC One` is `BBC 1`), and Russian and Ukrainian
+ * ordinals as transliterated (`Первый канал` is `Channel One`, `Пятый канал` is `5 Канал`).
+ */
 export const NUMBER_WORDS: ReadonlyMap<string, string> = new Map([
   ['zero', '0'],
   ['one', '1'],
@@ -99,7 +110,24 @@ export const NUMBER_WORDS: ReadonlyMap<string, string> = new Map([
   ['eight', '8'],
   ['nine', '9'],
   ['ten', '10'],
+  // `Canal Plus` is `Canal+`, `Феникс плюс Кино` is `Феникс+Кино`.
+  ['plus', '+'],
+  ['plyus', '+'],
+  ...ordinals('1', 'pervyi pervyy perviy pershii pershyi pershiy'),
+  ...ordinals('2', 'vtoroi vtoroy druhii druhyi'),
+  ...ordinals('3', 'tretii tretiy tretyi'),
+  ...ordinals('4', 'chetvertyi chetvertyy chetvertii'),
+  ...ordinals('5', 'pyatyi pyatyy pyatiy piatyi piatyy'),
+  ...ordinals('6', 'shestoi shestoy shostyi'),
+  ...ordinals('7', 'sedmoi sedmoy somyi'),
+  ...ordinals('8', 'vosmoi vosmoy vosmyi'),
+  ...ordinals('9', 'devyatyi devyatyy deviatyi'),
+  ...ordinals('10', 'desyatyi desyatyy desiatyi'),
 ]);
+
+function ordinals(digit: string, words: string): [string, string][] {
+  return words.split(' ').map((w) => [w, digit]);
+}
 
 /** Cyrillic (Russian, Ukrainian, Belarusian, Serbian, Macedonian, Bulgarian) to Latin. */
 export const CYRILLIC: Readonly<Record<string, string>> = {
@@ -180,6 +208,13 @@ export const GREEK: Readonly<Record<string, string>> = {
   ψ: 'ps',
   ω: 'o',
 };
+
+/**
+ * Words that name a time-zone feed of one channel (`A&E East`, `NBC - Eastern Feed`, `Syfy -
+ * Pacific Feed`): a display name that adds them names the same channel as the name without them,
+ * so a guide name's unmatched time-zone words do not count against a match.
+ */
+export const TIME_FEED_WORDS = set('east west eastern western pacific feed');
 
 /**
  * Words that name a place, a region, a language or a feed (`Latin America`, `Tamil`, `East`,
