@@ -18,6 +18,7 @@ import {
   type SafeHtml,
   type ServerOptions,
 } from '../server/index.js';
+import { pageNonce } from '../server/page.js';
 import type { SetCounts, SetImportResult } from './import.js';
 import { HOSTED_FIELDS, type HostedSources, readHostedSources, sourcesToConfig, xtreamAccountOf } from './sources.js';
 import type { HostedService } from './types.js';
@@ -137,7 +138,7 @@ export async function handleHostedConfigure(
 ): Promise<CoreResponse> {
   const base = baseUrl(request, options);
   const wantsJson = /application\/json/i.test(request.header('accept') ?? '');
-  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
+  const nonce = pageNonce();
   // Over plain HTTP the install link's section links the HTTPS guide the public handler serves.
   const guide = options.httpsGuide !== undefined ? { httpsGuideUrl: `${base}${HTTPS_GUIDE_PATH}` } : {};
   const page = (status: number, input: Partial<Parameters<typeof configurePage>[0]>, extra = {}): CoreResponse => {

@@ -7,7 +7,7 @@ import { STATUS_BY_CODE } from './errors.js';
 import { frontPageData } from './front.js';
 import { type GuideContent, guideContent, guideResponse, HTTPS_GUIDE_PATH } from './guide-page.js';
 import { landingPage } from './landing.js';
-import { checkPageUrls, pageHeaders } from './page.js';
+import { checkPageUrls, pageHeaders, pageNonce } from './page.js';
 import { createRateLimiter } from './rate-limit.js';
 import { clientAddress, localPath } from './request-path.js';
 import {
@@ -245,7 +245,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
         body: '',
       };
     }
-    const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
+    const nonce = pageNonce();
     const data = await frontPageData(addon);
     // Built from the data as it is now: later cached answers must be of that data too (see route).
     if (cache) addon.dataVersion();
