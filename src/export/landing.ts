@@ -22,9 +22,6 @@ if (location.protocol === 'https:') {
   document.getElementById('install-row').hidden = false;
 } else document.getElementById('needs-https').hidden = false;`;
 
-/** The static landing page and the Content-Security-Policy it carries (for `_headers` too). */
-export type StaticLanding = StaticPage;
-
 /**
  * The landing page; every manifest string is escaped. It carries the served page's policy as a
  * `<meta>` (staticPage). Over plain HTTP it links the HTTPS guide at `guideHref` (the export's
@@ -32,7 +29,7 @@ export type StaticLanding = StaticPage;
  *
  * @example landingHtml(manifest, 'https://example.org/addon').html // '<!doctype html>…'
  */
-export function landingHtml(manifest: Manifest, publicUrl?: string, guideHref?: string): StaticLanding {
+export function landingHtml(manifest: Manifest, publicUrl?: string, guideHref?: string): StaticPage {
   return staticPage(landingBody(manifest, publicUrl, guideHref));
 }
 
