@@ -12,7 +12,7 @@ import {
 } from '../../store/index.js';
 import type { Command } from '../command.js';
 import { type ConfiguredSource, configuredSources } from '../configured-sources.js';
-import { changeJson, stateCounts } from '../health.js';
+import { changeJson, MAX_LISTED_CHANGES, stateCounts } from '../health.js';
 import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS } from '../resolve.js';
 import { matchesLines, matchesStatus } from './status-matches.js';
 
@@ -168,7 +168,7 @@ export const statusCommand: Command = {
         ...never.map(neverImported),
       ];
       // "Changed" means in the last pass: since it started.
-      const changed = pass ? store.healthChanges(pass.startedAt, 10_000) : [];
+      const changed = pass ? store.healthChanges(pass.startedAt, MAX_LISTED_CHANGES) : [];
       const health = pass
         ? {
             lastPass: {
