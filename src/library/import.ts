@@ -430,8 +430,8 @@ async function judgeFile<T>(
   const p = newPlan(j, path, from);
   let reason: string;
   try {
-    const copy = p.state?.copyBytes !== undefined && p.state.goodAt !== undefined;
-    const previous = copy ? j.previous[path] : undefined;
+    // Asked "changed since?" only when an answer of "no" can be served: from its last good copy.
+    const previous = hasCopy(p) ? j.previous[path] : undefined;
     const read:
       | { notModified: true }
       | { notModified: false; text: string; warnings?: readonly SourceWarning[]; validators?: SourceValidators } = from
@@ -496,9 +496,12 @@ function bad(j: Judge, p: FilePlan, reason: string): void {
       { details: { source: p.label } },
     );
   }
-  p.outcome = p.state?.copyBytes !== undefined && p.state.goodAt !== undefined ? 'kept' : 'none';
+  p.outcome = hasCopy(p) ? 'kept' : 'none';
   p.reason = reason;
 }
+
+/** Does the file have a last good copy (stored with a good import) to fall back on? */
+const hasCopy = (p: FilePlan) => p.state?.copyBytes !== undefined && p.state.goodAt !== undefined;
 
 /** What a bad file's last good copy holds (nothing when it has none). */
 async function fromCopy<T>(j: Judge, p: FilePlan, parse: (text: string) => T[]): Promise<T[]> {
