@@ -1,6 +1,12 @@
 import type { CoreRequest } from './types.js';
 
 /**
+ * A Host header worth writing back into a link or a redirect: a name or an IP address, with a
+ * port; anything else is a client's arbitrary text.
+ */
+export const HOST_HEADER = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+/**
  * The path after the mount prefix `basePath` (no trailing slash), without the query; undefined
  * when the URL is outside the prefix.
  * @example localPath('/tv/manifest.json?x=1', '/tv') // '/manifest.json'
@@ -22,4 +28,26 @@ export function localPath(url: string, basePath: string): string | undefined {
 export function clientAddress(request: CoreRequest, trustProxy: boolean | undefined): string {
   const forwarded = trustProxy ? request.header('x-forwarded-for')?.split(',').at(-1)?.trim() : undefined;
   return forwarded || request.remoteAddress || 'unknown';
+}
+
+const FIRST_SEGMENTS = new Set([
+  'catalog',
+  'meta',
+  'stream',
+  'subtitles',
+  'addon_catalog',
+  'manifest.json',
+  'configure',
+  '',
+]);
+
+/** The path for logs: the config segment may hold secrets, so it is never written out; nor is the query. */
+export function redactPath(url: string, basePath = ''): string {
+  const q = url.indexOf('?');
+  let path = q === -1 ? url : url.slice(0, q);
+  if (basePath && path.startsWith(basePath)) path = path.slice(basePath.length);
+  const segments = path.split('/');
+  const first = segments.findIndex((s, i) => i > 0 && (FIRST_SEGMENTS.has(s) || s === 'manifest.json'));
+  if (first > 1) segments[first - 1] = '{config}';
+  return basePath + segments.join('/') + (q === -1 ? '' : '?…');
 }
