@@ -9,7 +9,7 @@ import { type GuideContent, guideContent, guideResponse, HTTPS_GUIDE_PATH } from
 import { landingPage } from './landing.js';
 import { checkPageUrls, pageHeaders, pageNonce } from './page.js';
 import { createRateLimiter } from './rate-limit.js';
-import { clientAddress, HOST_HEADER, localPath, redactPath } from './request-path.js';
+import { clientAddress, localPath, redactPath, requestBaseUrl } from './request-path.js';
 import {
   BASE_HEADERS,
   htmlResponse,
@@ -63,16 +63,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
   const httpsGuide = options.httpsGuide;
   const guideUrl = (base: string) => (httpsGuide === undefined ? undefined : `${base}${HTTPS_GUIDE_PATH}`);
 
-  function baseUrl(request: CoreRequest): string {
-    if (options.publicUrl) return options.publicUrl.replace(/\/+$/, '');
-    const forwardedHost = options.trustProxy ? request.header('x-forwarded-host')?.split(',')[0]?.trim() : undefined;
-    const forwardedProto = options.trustProxy ? request.header('x-forwarded-proto')?.split(',')[0]?.trim() : undefined;
-    const rawHost = forwardedHost ?? request.header('host') ?? '127.0.0.1';
-    const host = HOST_HEADER.test(rawHost) ? rawHost : '127.0.0.1';
-    const proto =
-      forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : (request.protocol ?? 'http');
-    return `${proto}://${host}${basePath}`;
-  }
+  const baseUrl = (request: CoreRequest) => requestBaseUrl(request, options);
 
   async function route(request: CoreRequest, requestId: string): Promise<CoreResponse> {
     const { method } = request;

@@ -1,4 +1,4 @@
-import type { CoreRequest } from './types.js';
+import type { CoreRequest, ServerOptions } from './types.js';
 
 /**
  * A Host header worth writing back into a link or a redirect: a name or an IP address, with a
@@ -17,6 +17,25 @@ export function localPath(url: string, basePath: string): string | undefined {
   if (!basePath) return path;
   if (path !== basePath && !path.startsWith(`${basePath}/`)) return undefined;
   return path.slice(basePath.length) || '/';
+}
+
+/**
+ * The add-on's base URL as this request reached it, for links in pages: `publicUrl` when set;
+ * else the request's scheme and Host (`X-Forwarded-Proto` and `-Host` behind a trusted proxy; a
+ * Host that is not a name or an address is read as 127.0.0.1), then `basePath`.
+ * @example requestBaseUrl(request, { basePath: '/tv' }) // 'http://192.168.1.5:7000/tv'
+ */
+export function requestBaseUrl(
+  request: CoreRequest,
+  options: Pick<ServerOptions, 'publicUrl' | 'trustProxy' | 'basePath'>,
+): string {
+  if (options.publicUrl) return options.publicUrl.replace(/\/+$/, '');
+  const forwardedHost = options.trustProxy ? request.header('x-forwarded-host')?.split(',')[0]?.trim() : undefined;
+  const forwardedProto = options.trustProxy ? request.header('x-forwarded-proto')?.split(',')[0]?.trim() : undefined;
+  const rawHost = forwardedHost ?? request.header('host') ?? '127.0.0.1';
+  const host = HOST_HEADER.test(rawHost) ? rawHost : '127.0.0.1';
+  const proto = forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : (request.protocol ?? 'http');
+  return `${proto}://${host}${(options.basePath ?? '').replace(/\/+$/, '')}`;
 }
 
 /**
