@@ -56,8 +56,7 @@ export function startHealthPasses(options: {
     maxBackoffMs: Math.min(intervalMs, 3_600_000),
     run: (signal) => options.exclusive(() => healthInWorker(db, settings, { signal })),
     onResult: (result) => {
-      const [checked, ...rest] = describeHealthPass(result, []);
-      log.event(`health pass: ${[checked, ...rest].join('; ')}`);
+      log.event(`health pass: ${describeHealthPass(result, []).join('; ')}`);
       options.onPass(result);
     },
     onError: (error, info) =>

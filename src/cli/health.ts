@@ -11,6 +11,9 @@ import { type HealthChangeRow, type Store, sourceKey } from '../store/index.js';
 import { count } from './plural.js';
 import type { Settings } from './settings.js';
 
+/** Changed streams `--json` lists at most (`marquee health` and `status`; the count is always whole). */
+export const MAX_LISTED_CHANGES = 10_000;
+
 /**
  * What the served add-on makes of stored health (`failuresBeforeDead`, `hideDead`, `hideDeadChannels`).
  * @example createLiveTvPart(store, { health: healthServing(settings) })

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { createHostedHandler, createHostedService, setKeySecret } from '../hosted/index.js';
 import { createRequestHandler, createTokenCodec } from '../server/index.js';
 import type { Io } from './command.js';
-import { readHttpsGuide } from './https-guide.js';
+import { httpsGuideOption } from './https-guide.js';
 import { loadOrCreateKeyRing } from './keys.js';
 import { listenPerSettings } from './listen.js';
 import { createLogger } from './log.js';
@@ -31,11 +31,9 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
   const id = settings.addon?.id ?? 'org.marquee.hosted';
   const h = settings.hosted ?? {};
   // The public pages link the HTTPS guide at /https, served from the package's own docs/https.md.
-  const guide = readHttpsGuide();
-  if ('problem' in guide) log.warn(`${guide.problem}: the pages name the guide instead of linking it`);
   const serverOptions = {
     logger: log,
-    ...('markdown' in guide ? { httpsGuide: guide.markdown } : {}),
+    ...httpsGuideOption((message) => log.warn(message)),
     ...(settings.publicUrl ? { publicUrl: settings.publicUrl } : {}),
     ...(settings.basePath ? { basePath: settings.basePath } : {}),
     ...(settings.security?.trustProxy ? { trustProxy: true } : {}),

@@ -31,3 +31,17 @@ export function readHttpsGuide(file: URL = HTTPS_GUIDE_FILE): { markdown: string
     };
   }
 }
+
+/**
+ * The server option that serves the guide at `/https` (`ServerOptions.httpsGuide`), for `serve`
+ * and `serve --hosted`; when the guide cannot be read, `warn` says so and the option is left out
+ * (the pages then name the guide instead of linking it).
+ *
+ * @example createRequestHandler(addon, { ...httpsGuideOption((m) => log.warn(m)) })
+ */
+export function httpsGuideOption(warn: (message: string) => void): { httpsGuide?: string } {
+  const guide = readHttpsGuide();
+  if ('markdown' in guide) return { httpsGuide: guide.markdown };
+  warn(`${guide.problem}: the pages name the guide instead of linking it`);
+  return {};
+}

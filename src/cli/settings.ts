@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import type { Document, LineCounter } from 'yaml';
 import { MarqueeError } from '../errors.js';
 import { jsonPath, schemaIssues, UrlSchema } from '../protocol/index.js';
+import { isPageUrl } from '../server/page.js';
 
 /**
  * The operator's configuration file (JSON or YAML). One schema, unknown keys refused (a typo is
@@ -24,10 +25,7 @@ const Source = v.union([
 const Hours = v.pipe(v.number(), v.minValue(0));
 
 /** A URL that reaches a page (the landing page's icon and header, the install link): http(s) only. */
-const PageUrl = v.pipe(
-  UrlSchema,
-  v.regex(/^https?:\/\/[^\s/?#]/i, 'must be an http(s) URL: it reaches the landing page'),
-);
+const PageUrl = v.pipe(UrlSchema, v.check(isPageUrl, 'must be an http(s) URL: it reaches the landing page'));
 
 const Names = v.array(v.pipe(v.string(), v.minLength(1)));
 

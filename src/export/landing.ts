@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Manifest } from '../protocol/index.js';
 import { html, SafeHtml } from '../server/html.js';
-import { installReach, stremioLink } from '../server/install.js';
+import { addressField, installReach, stremioLink } from '../server/install.js';
 import { addonSummary, layout } from '../server/page.js';
 import { type StaticPage, staticPage } from './static-page.js';
 
@@ -22,9 +22,6 @@ if (location.protocol === 'https:') {
   document.getElementById('install-row').hidden = false;
 } else document.getElementById('needs-https').hidden = false;`;
 
-/** The static landing page and the Content-Security-Policy it carries (for `_headers` too). */
-export type StaticLanding = StaticPage;
-
 /**
  * The landing page; every manifest string is escaped. It carries the served page's policy as a
  * `<meta>` (staticPage). Over plain HTTP it links the HTTPS guide at `guideHref` (the export's
@@ -32,7 +29,7 @@ export type StaticLanding = StaticPage;
  *
  * @example landingHtml(manifest, 'https://example.org/addon').html // '<!doctype html>…'
  */
-export function landingHtml(manifest: Manifest, publicUrl?: string, guideHref?: string): StaticLanding {
+export function landingHtml(manifest: Manifest, publicUrl?: string, guideHref?: string): StaticPage {
   return staticPage(landingBody(manifest, publicUrl, guideHref));
 }
 
@@ -49,9 +46,7 @@ ${addonSummary(manifest)}
       ? html`<a class="https-guide" href="${guideHref}">how to serve it over HTTPS</a>`
       : html`how is in Marquee's guide <code>docs/https.md</code>`
   }).</p>
-<label for="manifest-url">Or paste this address into Stremio's add-on search:</label>
-<div class="copy"><input id="manifest-url" type="text" readonly value="${manifestUrl}">
-<button type="button" class="button" data-copy="manifest-url">Copy</button></div>
+${addressField(manifestUrl, "Or paste this address into Stremio's add-on search:")}
 <p class="hint">A static export: search is not available, and the programme guide is as fresh as the last export.</p>
 ${publicUrl === undefined ? html`<script nonce="${nonce}">${new SafeHtml(LOCATE_SCRIPT)}</script>` : ''}`;
   return layout(manifest, nonce, manifest.name, body);

@@ -18,27 +18,18 @@ import {
   type SafeHtml,
   type ServerOptions,
 } from '../server/index.js';
+import { pageNonce } from '../server/page.js';
+import { requestBaseUrl } from '../server/request-path.js';
 import type { SetCounts, SetImportResult } from './import.js';
 import { HOSTED_FIELDS, type HostedSources, readHostedSources, sourcesToConfig, xtreamAccountOf } from './sources.js';
 import type { HostedService } from './types.js';
 
 const MAX_FORM_BYTES = 64 * 1024;
-const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
 interface ConfigureOptions extends ServerOptions {
   readonly waitMs: number;
   readonly configureWaitMs?: number;
   readonly clientAddress: string;
-}
-
-function baseUrl(request: CoreRequest, options: ServerOptions): string {
-  if (options.publicUrl) return options.publicUrl.replace(/\/+$/, '');
-  const forwardedHost = options.trustProxy ? request.header('x-forwarded-host')?.split(',')[0]?.trim() : undefined;
-  const forwardedProto = options.trustProxy ? request.header('x-forwarded-proto')?.split(',')[0]?.trim() : undefined;
-  const rawHost = forwardedHost ?? request.header('host') ?? '127.0.0.1';
-  const host = HOST.test(rawHost) ? rawHost : '127.0.0.1';
-  const proto = forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : (request.protocol ?? 'http');
-  return `${proto}://${host}${(options.basePath ?? '').replace(/\/+$/, '')}`;
 }
 
 function json(status: number, body: unknown, extra: Record<string, string> = {}): CoreResponse {
@@ -135,9 +126,9 @@ export async function handleHostedConfigure(
   segment: string | undefined,
   options: ConfigureOptions,
 ): Promise<CoreResponse> {
-  const base = baseUrl(request, options);
+  const base = requestBaseUrl(request, options);
   const wantsJson = /application\/json/i.test(request.header('accept') ?? '');
-  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
+  const nonce = pageNonce();
   // Over plain HTTP the install link's section links the HTTPS guide the public handler serves.
   const guide = options.httpsGuide !== undefined ? { httpsGuideUrl: `${base}${HTTPS_GUIDE_PATH}` } : {};
   const page = (status: number, input: Partial<Parameters<typeof configurePage>[0]>, extra = {}): CoreResponse => {

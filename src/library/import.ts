@@ -330,62 +330,67 @@ export async function importLibrary(store: Store, options: ImportLibraryOptions)
   }
 }
 
-/** The items of one configured file or folder, each of its files judged on its own. */
+/** The items of one configured file, folder or URL, each of its files judged on its own. */
 async function readSource(j: Judge, source: string, read: LibraryReadOptions): Promise<LibraryReadResult> {
-  if (isLibraryUrl(source)) {
-    const label = libraryLabel(source);
-    const found = await judgeFile(j, source, (text) => {
-      const r = parseLibraryText(text, label, read, urlFormat(source, text));
-      return { value: r.items, count: r.items.length, warnings: r.warnings };
-    });
-    return { items: found.value, warnings: found.warnings };
+  const url = isLibraryUrl(source);
+  if (!url) {
+    const folder = await readFolder(j, source, read);
+    if (folder !== undefined) return folder;
   }
-  const info = await stat(source).catch(() => undefined);
-  const prefix = source.endsWith(sep) ? source : `${source}${sep}`;
-  const folderFiles = [...j.states.values()].filter((s) => s.label.startsWith(prefix));
-  if (info?.isDirectory() || (info === undefined && folderFiles.length > 0)) {
-    let paths: string[] | undefined;
-    let reason: string | undefined;
-    try {
-      paths = await listLibraryFolder(source, read);
-      if (paths.length === 0) reason = 'holds no item file (*.json)';
-    } catch (error) {
-      reason = failureReason(error, source, j.signal);
-    }
-    if (reason !== undefined) {
-      // The folder itself is bad: every file it held keeps its last good items.
-      if (folderFiles.length === 0) {
-        const p = newPlan(j, source);
-        bad(j, p, reason);
-        return { items: [], warnings: [] };
-      }
-      paths = folderFiles.map((s) => s.label);
-      const candidates: ItemCandidate[] = [];
-      for (const path of paths) {
-        const p = newPlan(j, path);
-        bad(j, p, `is in folder ${source}, which ${reason}`);
-        candidates.push(...(await fromCopy(j, p, (text) => libraryFolderFile(text, path).candidates)));
-      }
-      return assembleLibraryFolder(candidates, source, read);
-    }
-    const candidates: ItemCandidate[] = [];
-    const warnings: SourceWarning[] = [];
-    for (const path of paths!) {
-      const found = await judgeFile(j, path, (text) => {
-        const r = libraryFolderFile(text, path);
-        return { value: r.candidates, count: r.candidates.length, warnings: r.warnings };
-      });
-      candidates.push(...found.value);
-      warnings.push(...found.warnings);
-    }
-    const assembled = assembleLibraryFolder(candidates, source, read);
-    return { items: assembled.items, warnings: [...warnings, ...assembled.warnings] };
-  }
+  // A URL is shown without its credentials, and its format is told by its path or its text.
+  const label = libraryLabel(source);
   const found = await judgeFile(j, source, (text) => {
-    const r = parseLibraryText(text, source, read);
+    const r = parseLibraryText(text, label, read, url ? urlFormat(source, text) : undefined);
     return { value: r.items, count: r.items.length, warnings: r.warnings };
   });
   return { items: found.value, warnings: found.warnings };
+}
+
+/**
+ * The items of `source` when it is a folder (or was one: its files were imported before), each
+ * file judged on its own; undefined when it is not a folder.
+ */
+async function readFolder(j: Judge, source: string, read: LibraryReadOptions): Promise<LibraryReadResult | undefined> {
+  const info = await stat(source).catch(() => undefined);
+  const prefix = source.endsWith(sep) ? source : `${source}${sep}`;
+  const folderFiles = [...j.states.values()].filter((s) => s.label.startsWith(prefix));
+  if (!info?.isDirectory() && (info !== undefined || folderFiles.length === 0)) return undefined;
+  let paths: string[] | undefined;
+  let reason: string | undefined;
+  try {
+    paths = await listLibraryFolder(source, read);
+    if (paths.length === 0) reason = 'holds no item file (*.json)';
+  } catch (error) {
+    reason = failureReason(error, source, j.signal);
+  }
+  if (reason !== undefined) {
+    // The folder itself is bad: every file it held keeps its last good items.
+    if (folderFiles.length === 0) {
+      const p = newPlan(j, source);
+      bad(j, p, reason);
+      return { items: [], warnings: [] };
+    }
+    paths = folderFiles.map((s) => s.label);
+    const candidates: ItemCandidate[] = [];
+    for (const path of paths) {
+      const p = newPlan(j, path);
+      bad(j, p, `is in folder ${source}, which ${reason}`);
+      candidates.push(...(await fromCopy(j, p, (text) => libraryFolderFile(text, path).candidates)));
+    }
+    return assembleLibraryFolder(candidates, source, read);
+  }
+  const candidates: ItemCandidate[] = [];
+  const warnings: SourceWarning[] = [];
+  for (const path of paths!) {
+    const found = await judgeFile(j, path, (text) => {
+      const r = libraryFolderFile(text, path);
+      return { value: r.candidates, count: r.candidates.length, warnings: r.warnings };
+    });
+    candidates.push(...found.value);
+    warnings.push(...found.warnings);
+  }
+  const assembled = assembleLibraryFolder(candidates, source, read);
+  return { items: assembled.items, warnings: [...warnings, ...assembled.warnings] };
 }
 
 /** The items of a library text source, judged like a file. */
@@ -425,8 +430,8 @@ async function judgeFile<T>(
   const p = newPlan(j, path, from);
   let reason: string;
   try {
-    const copy = p.state?.copyBytes !== undefined && p.state.goodAt !== undefined;
-    const previous = copy ? j.previous[path] : undefined;
+    // Asked "changed since?" only when an answer of "no" can be served: from its last good copy.
+    const previous = hasCopy(p) ? j.previous[path] : undefined;
     const read:
       | { notModified: true }
       | { notModified: false; text: string; warnings?: readonly SourceWarning[]; validators?: SourceValidators } = from
@@ -491,9 +496,12 @@ function bad(j: Judge, p: FilePlan, reason: string): void {
       { details: { source: p.label } },
     );
   }
-  p.outcome = p.state?.copyBytes !== undefined && p.state.goodAt !== undefined ? 'kept' : 'none';
+  p.outcome = hasCopy(p) ? 'kept' : 'none';
   p.reason = reason;
 }
+
+/** Does the file have a last good copy (stored with a good import) to fall back on? */
+const hasCopy = (p: FilePlan) => p.state?.copyBytes !== undefined && p.state.goodAt !== undefined;
 
 /** What a bad file's last good copy holds (nothing when it has none). */
 async function fromCopy<T>(j: Judge, p: FilePlan, parse: (text: string) => T[]): Promise<T[]> {

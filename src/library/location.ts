@@ -1,5 +1,11 @@
 import { extname } from 'node:path';
-import { readSourceText, redactLocation, type SourceOptions, type SourceValidators } from '../sources/input/index.js';
+import {
+  readSourceText,
+  redactLocation,
+  type SourceOptions,
+  type SourceValidators,
+  validatorsOf,
+} from '../sources/input/index.js';
 import { readTextFile } from '../sources/library/index.js';
 
 /**
@@ -59,8 +65,6 @@ export async function readLibraryLocation(
     ...(options.previous ? { previous: options.previous } : {}),
   });
   if (read.notModified) return { notModified: true };
-  const { etag, lastModified } = read.metadata;
-  const validators =
-    etag || lastModified ? { ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) } : undefined;
+  const validators = validatorsOf(read.metadata);
   return { notModified: false, text: read.text, ...(validators ? { validators } : {}) };
 }

@@ -3,7 +3,7 @@ import type { Addon } from '../addon/create-addon.js';
 import { MarqueeError } from '../errors.js';
 import { configurePage, fieldName } from './configure.js';
 import { frontPageData } from './front.js';
-import { pageHeaders } from './page.js';
+import { pageHeaders, pageNonce } from './page.js';
 import { htmlResponse, notFoundResponse } from './respond.js';
 import type { CoreRequest, CoreResponse } from './types.js';
 
@@ -26,7 +26,7 @@ export async function handleConfigure(
   const manifest = addon.manifest;
   const fields = addon.configFields;
   if (fields.length === 0) return notFoundResponse();
-  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
+  const nonce = pageNonce();
   const headers = pageHeaders(nonce);
   const guide = httpsGuideUrl !== undefined ? { httpsGuideUrl } : {};
 

@@ -3,37 +3,28 @@ import { isMarqueeError } from '../errors.js';
 import { parseAddonPath } from '../protocol/path.js';
 import { DEFAULT_CACHE } from './cache-control.js';
 import { handleConfigure } from './configure-route.js';
-import { STATUS_BY_CODE } from './errors.js';
+import { errorResponse, STDERR_ERRORS } from './errors.js';
 import { frontPageData } from './front.js';
 import { type GuideContent, guideContent, guideResponse, HTTPS_GUIDE_PATH } from './guide-page.js';
 import { landingPage } from './landing.js';
-import { checkPageUrls, pageHeaders } from './page.js';
+import { checkPageUrls, pageHeaders, pageNonce } from './page.js';
 import { createRateLimiter } from './rate-limit.js';
-import { clientAddress, localPath } from './request-path.js';
+import { clientAddress, localPath, redactPath, requestBaseUrl } from './request-path.js';
 import {
   BASE_HEADERS,
   htmlResponse,
   jsonEntry,
-  jsonError,
   notFoundResponse,
   sendCachedEntry,
   sendEntry,
   textResponse,
 } from './respond.js';
-import { type CachedResponse, ResponseCache } from './response-cache.js';
+import { ResponseCache } from './response-cache.js';
 import { crossSiteOrigin, crossSiteResponse } from './same-site.js';
-import type {
-  AddonSource,
-  CachedAnswer,
-  CoreRequest,
-  CoreResponse,
-  Logger,
-  RequestHandler,
-  ServerOptions,
-} from './types.js';
+import { type Flight, type FlightOutcome, newFlight } from './single-flight.js';
+import type { AddonSource, CachedAnswer, CoreRequest, CoreResponse, RequestHandler, ServerOptions } from './types.js';
 
 const ALLOWED = 'GET, HEAD, OPTIONS';
-const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
 /**
  * The runtime-neutral HTTP core: manifest, resources (with and without the config segment),
@@ -72,16 +63,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
   const httpsGuide = options.httpsGuide;
   const guideUrl = (base: string) => (httpsGuide === undefined ? undefined : `${base}${HTTPS_GUIDE_PATH}`);
 
-  function baseUrl(request: CoreRequest): string {
-    if (options.publicUrl) return options.publicUrl.replace(/\/+$/, '');
-    const forwardedHost = options.trustProxy ? request.header('x-forwarded-host')?.split(',')[0]?.trim() : undefined;
-    const forwardedProto = options.trustProxy ? request.header('x-forwarded-proto')?.split(',')[0]?.trim() : undefined;
-    const rawHost = forwardedHost ?? request.header('host') ?? '127.0.0.1';
-    const host = HOST.test(rawHost) ? rawHost : '127.0.0.1';
-    const proto =
-      forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : (request.protocol ?? 'http');
-    return `${proto}://${host}${basePath}`;
-  }
+  const baseUrl = (request: CoreRequest) => requestBaseUrl(request, options);
 
   async function route(request: CoreRequest, requestId: string): Promise<CoreResponse> {
     const { method } = request;
@@ -245,23 +227,11 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
         body: '',
       };
     }
-    const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
+    const nonce = pageNonce();
     const data = await frontPageData(addon);
     // Built from the data as it is now: later cached answers must be of that data too (see route).
     if (cache) addon.dataVersion();
     return htmlResponse(200, landingPage(manifest, base, nonce, data, guideUrl(base)), pageHeaders(nonce));
-  }
-
-  function failure(error: unknown, requestId: string): CoreResponse {
-    if (isMarqueeError(error)) {
-      const status = STATUS_BY_CODE[error.code];
-      if (status === 404) return notFoundResponse();
-      if (status === 400) return textResponse(400, 'Bad request');
-      if (status < 500) return jsonError(status, error.code, error.message, requestId);
-      return jsonError(status, error.code, 'Internal server error', requestId);
-    }
-    // The client gets no internals (a message may hold a secret); the log has the stack, under the same request id.
-    return jsonError(500, 'HANDLER_FAILED', 'Internal server error', requestId);
   }
 
   /**
@@ -315,7 +285,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
     try {
       response = await route(request, requestId);
     } catch (error) {
-      response = failure(error, requestId);
+      response = errorResponse(error, requestId);
       if ((error as { clientClosed?: boolean } | null)?.clientClosed === true) {
         logger?.debug?.({
           requestId,
@@ -337,56 +307,4 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
     logRequest(request, requestId, response.status, started);
     return response;
   }
-}
-
-/** The default logger: request lines off, failures (with their stack) to stderr. */
-const STDERR_ERRORS: Logger = {
-  requests: false,
-  info() {},
-  error(record) {
-    const { stack, error, ...rest } = record;
-    console.error(
-      `marquee: request failed ${JSON.stringify(rest)}\n${typeof stack === 'string' ? stack : String(error)}`,
-    );
-  },
-};
-
-const FIRST_SEGMENTS = new Set([
-  'catalog',
-  'meta',
-  'stream',
-  'subtitles',
-  'addon_catalog',
-  'manifest.json',
-  'configure',
-  '',
-]);
-
-/** The path for logs: the config segment may hold secrets, so it is never written out; nor is the query. */
-export function redactPath(url: string, basePath = ''): string {
-  const q = url.indexOf('?');
-  let path = q === -1 ? url : url.slice(0, q);
-  if (basePath && path.startsWith(basePath)) path = path.slice(basePath.length);
-  const segments = path.split('/');
-  const first = segments.findIndex((s, i) => i > 0 && (FIRST_SEGMENTS.has(s) || s === 'manifest.json'));
-  if (first > 1) segments[first - 1] = '{config}';
-  return basePath + segments.join('/') + (q === -1 ? '' : '?…');
-}
-
-/** How a flight ended: with an answer (and the path it is cached under, if it is), a 404, or a failure. */
-type FlightOutcome = { readonly entry: CachedResponse; readonly keptAs?: string } | 'not-found' | 'failed';
-
-/** An answer being computed; `done` resolves (never rejects) once it is answered or has failed. */
-interface Flight {
-  followers: number;
-  readonly done: Promise<FlightOutcome>;
-  readonly land: (outcome: FlightOutcome) => void;
-}
-
-function newFlight(): Flight {
-  let land: (outcome: FlightOutcome) => void = () => {};
-  const done = new Promise<FlightOutcome>((resolve) => {
-    land = resolve;
-  });
-  return { followers: 0, done, land };
 }

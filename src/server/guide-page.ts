@@ -7,7 +7,7 @@
 import type { Manifest } from '../protocol/manifest.js';
 import { html, type SafeHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
-import { layout, pageHeaders } from './page.js';
+import { layout, pageHeaders, pageNonce } from './page.js';
 import { htmlResponse } from './respond.js';
 import type { CoreResponse } from './types.js';
 
@@ -49,6 +49,6 @@ export function guidePageHtml(manifest: Manifest, nonce: string, guide: GuideCon
 
 /** `GET /https`: the guide page, with the headers (CSP by nonce, no framing) of every page. */
 export function guideResponse(manifest: Manifest, guide: GuideContent, baseUrl: string): CoreResponse {
-  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
+  const nonce = pageNonce();
   return htmlResponse(200, guidePageHtml(manifest, nonce, guide, `${baseUrl}/`), pageHeaders(nonce));
 }

@@ -8,7 +8,7 @@ export {
   serializeKeyRing,
 } from './config-token.js';
 export { type ConfigurePageInput, configurePage, fieldName } from './configure.js';
-export { createRequestHandler, redactPath } from './core.js';
+export { createRequestHandler } from './core.js';
 export { STATUS_BY_CODE } from './errors.js';
 export { toFetchHandler } from './fetch.js';
 export { HTTPS_GUIDE_PATH } from './guide-page.js';
@@ -30,6 +30,6 @@ export {
 } from './node-tls.js';
 export { pageHeaders } from './page.js';
 export { createRateLimiter, type RateLimiter, type RateLimitOptions } from './rate-limit.js';
-export { clientAddress, localPath } from './request-path.js';
+export { clientAddress, localPath, redactPath } from './request-path.js';
 export { crossSiteOrigin, crossSiteResponse } from './same-site.js';
 export type { AddonSource, CoreRequest, CoreResponse, Logger, RequestHandler, ServerOptions } from './types.js';

@@ -69,8 +69,8 @@ export function stremioLink(manifestUrl: string): string {
   return manifestUrl.replace(/^https:\/\//, 'stremio://');
 }
 
-/** The manifest address with its Copy button. */
-function addressField(manifestUrl: string, label: string): SafeHtml {
+/** The manifest address with its Copy button (the front, configure and exported landing pages). */
+export function addressField(manifestUrl: string, label: string): SafeHtml {
   return html`<label for="manifest-url">${label}</label>
 <div class="copy"><input id="manifest-url" type="text" readonly value="${manifestUrl}">
 <button type="button" class="button" data-copy="manifest-url">Copy</button></div>`;

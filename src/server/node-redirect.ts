@@ -2,8 +2,7 @@
 import { createServer, type Server, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { capConnections } from './node-cap.js';
-
-const HOST_HEADER = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+import { HOST_HEADER } from './request-path.js';
 
 /**
  * A plain-HTTP port that sends every request to the same path over https, on the https port

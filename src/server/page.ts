@@ -37,6 +37,15 @@ export function pageHeaders(nonce: string): Record<string, string> {
   };
 }
 
+/**
+ * A fresh nonce for a page's Content-Security-Policy (`pageHeaders`) and its inline script: 16
+ * random bytes, base64.
+ * @example const nonce = pageNonce(); htmlResponse(200, page(nonce), pageHeaders(nonce))
+ */
+export function pageNonce(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
+}
+
 /** An http(s) URL: what a page may link or show (a `javascript:` or `data:` one may not). */
 export const isPageUrl = (url: string): boolean => /^https?:\/\/[^\s/?#]/i.test(url);
 

@@ -28,7 +28,8 @@ export function textResponse(status: number, text: string, extra: Record<string,
 
 export const notFoundResponse = (): CoreResponse => textResponse(404, 'Not found');
 
-export function jsonError(status: number, code: string, message: string, requestId: string): CoreResponse {
+/** A JSON error answer, never cached; `requestId` (when there is one) ties it to the log line. */
+export function jsonError(status: number, code: string, message: string, requestId?: string): CoreResponse {
   const body = JSON.stringify({ error: { code, message, requestId } });
   return {
     status,

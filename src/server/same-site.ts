@@ -1,4 +1,4 @@
-import { BASE_HEADERS } from './respond.js';
+import { jsonError } from './respond.js';
 import type { CoreRequest, CoreResponse, ServerOptions } from './types.js';
 
 /**
@@ -52,16 +52,10 @@ function ownHosts(request: CoreRequest, options: ServerOptions): Set<string> {
  * @example crossSiteResponse('https://evil.example').status // 403
  */
 export function crossSiteResponse(origin: string, requestId?: string): CoreResponse {
-  const message = `a form posted from another site (${origin}) is refused: configure on this site's own page`;
-  const body = JSON.stringify({ error: { code: 'CROSS_SITE_REQUEST', message, ...(requestId ? { requestId } : {}) } });
-  return {
-    status: 403,
-    headers: {
-      ...BASE_HEADERS,
-      'content-type': 'application/json; charset=utf-8',
-      'cache-control': 'no-store',
-      'content-length': String(Buffer.byteLength(body)),
-    },
-    body,
-  };
+  return jsonError(
+    403,
+    'CROSS_SITE_REQUEST',
+    `a form posted from another site (${origin}) is refused: configure on this site's own page`,
+    requestId,
+  );
 }

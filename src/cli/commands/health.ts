@@ -4,11 +4,8 @@ import { isMarqueeError } from '../../errors.js';
 import { runHealthPass } from '../../livetv/index.js';
 import { openStore } from '../../store/index.js';
 import { type Command, EXIT } from '../command.js';
-import { changeJson, describeHealthPass, healthPassOptions } from '../health.js';
+import { changeJson, describeHealthPass, healthPassOptions, MAX_LISTED_CHANGES } from '../health.js';
 import { resolveSettings, STORE_OPTIONS } from '../resolve.js';
-
-/** Changed streams listed by `--json` at most (the count is always whole). */
-const MAX_LISTED = 10_000;
 
 export const healthCommand: Command = {
   name: 'health',
@@ -53,7 +50,7 @@ export const healthCommand: Command = {
           if (done === total) io.stderr.write('\n');
         },
       });
-      const changed = store.healthChanges(result.startedAt, MAX_LISTED);
+      const changed = store.healthChanges(result.startedAt, MAX_LISTED_CHANGES);
       if (values.json) {
         const { changes: _changes, ...rest } = result;
         io.stdout.write(

@@ -11,7 +11,7 @@ import { describeManifestChange, type ManifestChange, openStore, removeStoreFile
 import { buildAddon, holdsData, isDemo, prepareDemo } from '../app.js';
 import type { Command } from '../command.js';
 import { startHealthPasses } from '../health-serve.js';
-import { readHttpsGuide } from '../https-guide.js';
+import { httpsGuideOption } from '../https-guide.js';
 import { importInWorker } from '../import-worker.js';
 import { installLines } from '../install-lines.js';
 import { listenPerSettings } from '../listen.js';
@@ -192,11 +192,10 @@ export const serveCommand: Command = {
       let addon: Addon = buildAddon(store, settings, keyFile, manifestChanged);
       for (const w of addon.warnings) log.event(`manifest warning: ${w.path}: ${w.message}`);
       // The pages link the HTTPS guide at /https, served from the package's own docs/https.md.
-      const guide = readHttpsGuide();
-      if ('problem' in guide) log.warn(`${guide.problem}: the pages name the guide instead of linking it`);
+      const guide = httpsGuideOption((message) => log.warn(message));
       const handler = createRequestHandler(() => addon, {
         logger: log,
-        ...('markdown' in guide ? { httpsGuide: guide.markdown } : {}),
+        ...guide,
         ...(settings.publicUrl ? { publicUrl: settings.publicUrl } : {}),
         ...(settings.basePath ? { basePath: settings.basePath } : {}),
         ...(settings.security?.trustProxy ? { trustProxy: true } : {}),
@@ -216,7 +215,7 @@ export const serveCommand: Command = {
       await warm(addon, { guidePages: 1 });
       const { running, host, base } = await listenPerSettings(handler, settings, log);
       const manifestUrl = `${base}/manifest.json`;
-      const guideUrl = 'markdown' in guide ? `${base}${HTTPS_GUIDE_PATH}` : undefined;
+      const guideUrl = guide.httpsGuide !== undefined ? `${base}${HTTPS_GUIDE_PATH}` : undefined;
       const install = await installLines(manifestUrl, host, values.qr === true, guideUrl);
       const qrCode = values.qr === true ? install.splice(install.indexOf('')) : [];
       io.stdout.write(

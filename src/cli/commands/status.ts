@@ -12,7 +12,8 @@ import {
 } from '../../store/index.js';
 import type { Command } from '../command.js';
 import { type ConfiguredSource, configuredSources } from '../configured-sources.js';
-import { changeJson, stateCounts } from '../health.js';
+import { changeJson, MAX_LISTED_CHANGES, stateCounts } from '../health.js';
+import { count } from '../plural.js';
 import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS } from '../resolve.js';
 import { matchesLines, matchesStatus } from './status-matches.js';
 
@@ -168,7 +169,7 @@ export const statusCommand: Command = {
         ...never.map(neverImported),
       ];
       // "Changed" means in the last pass: since it started.
-      const changed = pass ? store.healthChanges(pass.startedAt, 10_000) : [];
+      const changed = pass ? store.healthChanges(pass.startedAt, MAX_LISTED_CHANGES) : [];
       const health = pass
         ? {
             lastPass: {
@@ -235,7 +236,7 @@ export const statusCommand: Command = {
       }
       if (pass) {
         lines.push(
-          `health: last pass ${formatTime(pass.finishedAt ?? pass.startedAt)}, ${changed.length.toLocaleString('en-US')} stream${changed.length === 1 ? '' : 's'} changed state (listed by --json)`,
+          `health: last pass ${formatTime(pass.finishedAt ?? pass.startedAt)}, ${count(changed.length, 'stream')} changed state (listed by --json)`,
         );
       }
       if (manifest) lines.push(`manifest: ${formatTime(manifest.at)}: ${describeManifestChange(manifest)}`);

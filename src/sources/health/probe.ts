@@ -18,6 +18,7 @@ import {
   type SourceNotModified,
   type SourceOptions,
   type SourceValidators,
+  validatorsOf,
 } from '../input/index.js';
 import { type Sniffed, sniff } from './sniff.js';
 
@@ -87,7 +88,12 @@ export async function probeStream(target: StreamTarget, options: ProbeOptions): 
   const first = await read(target.url, target, options, end, target.previous);
   if ('verdict' in first) return first.verdict;
   if (first.answer.notModified) {
-    return { state: 'ok', detail: 'not modified since the last good check', status: 304, ...keep(target.previous) };
+    return {
+      state: 'ok',
+      detail: 'not modified since the last good check',
+      status: 304,
+      ...withValidators(target.previous),
+    };
   }
   const answer = first.answer;
   const seen = sniff(answer.head, true);
@@ -162,7 +168,7 @@ async function read(
 /** The verdict on a first answer that is not a master playlist. */
 function verdictOf(seen: Sniffed, answer: SourceHead & { readonly status: number }): ProbeVerdict {
   const status = answer.status;
-  const validators = validatorsOf(answer);
+  const validators = withValidators(validatorsOf(answer.metadata));
   switch (seen.kind) {
     case 'media':
       return { state: 'ok', detail: seen.format, status, ...validators };
@@ -254,16 +260,9 @@ function resolveVariant(uri: string, base: string): string | undefined {
   }
 }
 
-function validatorsOf(answer: SourceHead): { validators?: SourceValidators } {
-  const { etag, lastModified } = answer.metadata;
-  if (etag === undefined && lastModified === undefined) return {};
-  return {
-    validators: { ...(etag !== undefined ? { etag } : {}), ...(lastModified !== undefined ? { lastModified } : {}) },
-  };
-}
-
-function keep(previous: SourceValidators | undefined): { validators?: SourceValidators } {
-  return previous ? { validators: previous } : {};
+/** The `validators` field of an outcome: sent back by the next check, when there are any. */
+function withValidators(validators: SourceValidators | undefined): { validators?: SourceValidators } {
+  return validators ? { validators } : {};
 }
 
 const segments = (n: number) => `${n} segment${n === 1 ? '' : 's'}`;

@@ -18,3 +18,4 @@ export type {
   SourceValidators,
   UndecodedSource,
 } from './types.js';
+export { validatorsOf } from './validators.js';
