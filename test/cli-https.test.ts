@@ -138,6 +138,23 @@ describe('marquee serve --tls-cert --tls-key', () => {
     const page = await get(manifestUrl, '/configure');
     expect(page.status).toBe(200);
     expect(page.text).toContain(`action="${manifestUrl.replace(/\/manifest\.json$/, '')}/configure"`);
+    // Over https the banner has no HTTPS advice to give.
+    expect(cli.stdout()).not.toMatch(/^ {2}https: /m);
+  });
+
+  it('hosted mode over plain HTTP says, once, that its users need HTTPS, and links the guide it serves', async () => {
+    const cwd = folder();
+    const cli = await serve(['--hosted'], cwd);
+    const manifestUrl = manifestOf(cli);
+    expect(manifestUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/manifest\.json$/);
+    const base = manifestUrl.replace(/\/manifest\.json$/, '');
+    const lines = cli.stdout().match(/^ {2}https: .*$/gm) ?? [];
+    expect(lines).toEqual([
+      `  https:     users' TVs and phones install add-ons only over HTTPS: serve with --tls-cert and --tls-key, or behind an HTTPS proxy (how: ${base}/https)`,
+    ]);
+    const guide = await httpRequest(base, '/https');
+    expect(guide.status).toBe(200);
+    expect(guide.text()).toContain('<title>HTTPS: install on a TV, a phone or Stremio Web');
   });
 
   it('refuses a certificate without its key, a missing file and swapped files with exit 2, before any import', async () => {

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { createHostedHandler, createHostedService, setKeySecret } from '../hosted/index.js';
-import { createRequestHandler, createTokenCodec } from '../server/index.js';
+import { createRequestHandler, createTokenCodec, HTTPS_GUIDE_PATH, installReach } from '../server/index.js';
 import type { Io } from './command.js';
 import { httpsGuideOption } from './https-guide.js';
 import { loadOrCreateKeyRing } from './keys.js';
@@ -89,6 +89,12 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
         `  manifest:  ${base}/manifest.json`,
         `  configure: ${base}/configure`,
         `  sets:      ${service.dir} (${count(service.list().length, 'source set')})`,
+        // Users install from the configure page; over plain HTTP their TVs and phones cannot.
+        ...(installReach(`${base}/manifest.json`) === 'https'
+          ? []
+          : [
+              `  https:     users' TVs and phones install add-ons only over HTTPS: serve with --tls-cert and --tls-key, or behind an HTTPS proxy (how: ${serverOptions.httpsGuide === undefined ? 'docs/https.md' : `${base}${HTTPS_GUIDE_PATH}`})`,
+            ]),
         ...(settings.sources?.allowPrivate === true
           ? ['  (--allow-private-sources: user URLs may reach this machine and its network)']
           : []),
