@@ -215,6 +215,8 @@ function failureVerdict(error: unknown, timeoutMs: number): ProbeOutcome {
   if (/more than \d+ redirects/.test(message)) return { state: 'dead', detail: 'too many redirects' };
   if (message.includes('unsupported Content-Encoding'))
     return { state: 'not-media', detail: 'an unknown Content-Encoding' };
+  const icy = icyVerdict(error);
+  if (icy !== undefined) return icy;
   const code = causeCode(error);
   if (code !== undefined)
     return { state: code.startsWith('HPE_') ? 'not-media' : 'dead', detail: CODE_WORDS[code] ?? describeCode(code) };
@@ -239,7 +241,41 @@ function describeCode(code: string): string {
   return code;
 }
 
+/**
+ * A SHOUTcast v1 server answers `ICY 200 OK` where HTTP says `HTTP/1.0 200 OK`. Node's parser
+ * refuses that status line, but players (mpv/ffmpeg, ExoPlayer's OkHttp, VLC) read it as HTTP, so
+ * it is judged by its status and by whatever audio came with the headers: a radio stream is not
+ * "not media" for its status line. Undefined when the failure was not an ICY answer.
+ */
+function icyVerdict(error: unknown): ProbeVerdict | undefined {
+  const packet = causeField(error, 'rawPacket');
+  if (!Buffer.isBuffer(packet)) return undefined;
+  const status = /^ICY (\d{3})\b/.exec(packet.subarray(0, 16).toString('latin1'))?.[1];
+  if (status === undefined) return undefined;
+  const code = Number(status);
+  if (code !== 200) {
+    const state: HealthState = code === 401 || code === 403 || code === 451 ? 'blocked' : 'dead';
+    return { state, detail: `ICY ${code}`, status: code };
+  }
+  const end = packet.indexOf('\r\n\r\n');
+  const body = end < 0 ? Buffer.alloc(0) : packet.subarray(end + 4);
+  const seen = body.length > 0 ? sniff(body, false) : { kind: 'undecided' as const };
+  if (seen.kind === 'not-media') return { state: 'not-media', detail: `ICY 200: ${seen.what}`, status: code };
+  if (seen.kind === 'media') return { state: 'ok', detail: `ICY (SHOUTcast) stream: ${seen.format}`, status: code };
+  return { state: 'ok', detail: 'ICY (SHOUTcast) stream', status: code };
+}
+
 /** The first `code` of a system error along the error's causes. */
+/** A field of the first error along the causes that has it. */
+function causeField(error: unknown, field: string): unknown {
+  let at: unknown = error;
+  for (let depth = 0; depth < 5 && at !== null && typeof at === 'object'; depth++) {
+    if (field in at) return (at as Record<string, unknown>)[field];
+    at = (at as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 function causeCode(error: unknown): string | undefined {
   let at: unknown = error;
   for (let depth = 0; depth < 5 && at !== null && typeof at === 'object'; depth++) {
