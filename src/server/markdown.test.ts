@@ -139,8 +139,10 @@ describe('renderMarkdown', () => {
     expect(render('---\n***')).toBe('<hr>\n<hr>');
   });
 
-  it('stays linear on hostile input', () => {
-    const started = performance.now();
+  it('renders hostile input as escaped text, its output proportional to its input', () => {
+    // Shapes that make a naive scanner quadratic (`[x](` repeated took 9 s at 80 KB before link
+    // addresses were bounded); a regression shows as this test running into the suite's timeout,
+    // and its cost is measured nowhere else: the guide is the package's own file, not a visitor's.
     for (const source of [
       '['.repeat(50_000),
       '*a '.repeat(30_000),
@@ -152,11 +154,11 @@ describe('renderMarkdown', () => {
       '[x]('.repeat(20_000),
       `${'  - a\n'.repeat(5_000)}`,
     ]) {
-      renderMarkdown(source);
+      const html = render(source);
+      expect(html.length).toBeLessThan(source.length * 12);
+      expect(html).not.toContain('<!--');
+      expect(html).not.toMatch(/<(?!\/?(p|ul|ol|li|em|strong|code|pre|a|hr)\b)[a-z!]/);
     }
-    // About 1 s on the 2-core dev machine; the bound only catches a scan that became quadratic
-    // (`[x](` repeated took 9 s at 80 KB before link addresses were bounded).
-    expect(performance.now() - started).toBeLessThan(15_000);
   });
 
   it('renders docs/https.md with every in-page link landing on a heading', () => {
