@@ -10,7 +10,8 @@
  * playlist's lacks count fully against a match (`BBC One` is not `BBC One Scotland`), words only
  * the playlist's name has count half, and a feed word it adds little (`Россия 1 (Ставрополь)` is
  * a regional feed of `Россия 1`, `Lifetime Latin America` a feed of `Lifetime`) unless the guide
- * itself tells such variants apart; a time-zone word the guide's name adds (`A&E East`, `NBC -
+ * itself tells such variants apart, while a plain name word it adds to the whole of the guide's
+ * name makes it a sibling (`RTL 102.5 Disco` is not `RTL 102.5`), never a match; a time-zone word the guide's name adds (`A&E East`, `NBC -
  * Pacific Feed`) does not count against it, as it names a feed of the same channel. Names whose numbers, `+` or time shift differ never match
  * (`Fox Sports 1` and `Fox Sports 2`, `ATV` and `ATV +`, `Arte` and `Arte +1`), nor names sharing
  * no word that says more than "TV".
@@ -81,9 +82,12 @@ export class Scorer {
     let named = false;
     let matchedP = 0;
     let extraP = 0;
+    // A plain name word the playlist name adds (not a place, language, feed or weak word).
+    let plainExtra = false;
     for (let i = 0; i < n; i++) {
       const w = weightAt(p, i);
       const c = cp[i]!;
+      if (c === 0 && p.kinds[i] === 'n') plainExtra = true;
       matchedP += c * w;
       extraP += (1 - c) * (feedAt(p, i) && !context.variants ? Math.min(w, FEED) : w);
       // A word in brackets says which feed or region (`Россия 24 (Астрахань)` is not `Астрахань 24`).
@@ -102,6 +106,9 @@ export class Scorer {
     if (!unique || feeds >= g.total) return 0;
     const covP = matchedP / (matchedP + extraP);
     const covG = matchedG / (g.total - feeds);
+    // All of the guide's name and a name word more is a sibling of that brand (`RTL 102.5 Disco`
+    // of `RTL 102.5`, `Sky News Arabia Vertical`), not a feed of it: left for review.
+    if (plainExtra && covG >= 1 - 1e-9 && !station) return 0;
     // A name that is a number and words for "channel" (`Channel 8`) is all of the guide's name or nothing.
     if (!named && !station && covG < 1) return 0;
     const score = covG * (BETA + (1 - BETA) * covP);

@@ -42,6 +42,16 @@ function resolved(index: GuideIndex, cc: string, name: string): (string | undefi
 }
 
 describe('look-alikes and siblings the fuzzy matcher took, as the corpus has them', () => {
+  it('a brand name and a name word more is a sibling of the brand, a place word more a feed of it', () => {
+    const italy = guideOf('it').index;
+    // `RTL 102.5` (g3) is the radio's own channel; its themed siblings have no guide channel here.
+    for (const name of ['RTL 102.5 Best (1080p)', 'RTL 102.5 Disco (1080p)', 'RTL 102.5 Traffic (1080p)'])
+      expect(resolved(italy, 'it', name)).toEqual([undefined, undefined, undefined]);
+    expect(resolved(italy, 'it', 'RTL 102.5 (1080p)')).toEqual(['g3', 'g3', 'g3']);
+    const us = guideOf('us').index;
+    expect(resolved(us, 'us', 'EWTN Asia-Pacific (720p)')).toEqual(['g1010', 'g1010', 'g1010']);
+  });
+
   it.each([
     ['ru', 'RTG TV (576p)', 'g340', ['g233']], // RT TV
     ['ru', 'RTG TV HD (1080p)', 'g340', ['g233']],
