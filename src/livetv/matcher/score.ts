@@ -23,6 +23,11 @@ import { bracketedAt, feedAt, loose, markAt, type NameForm, timeFeedAt, weightAt
 export const BETA = 0.5;
 /** Weight of a place, region, language or bracketed word the playlist name adds to the guide's. */
 export const FEED = 0.2;
+/**
+ * Factor of a name that is the whole of a guide name and a plain name word more (`RTL 102.5
+ * Disco` against `RTL 102.5`): its score stays under the default threshold (0.85).
+ */
+export const SIBLING = 0.8;
 /** Credit of two tokens that are equal only when spelled loosely (`Kinokomedija` / `Кинокомедия`). */
 const LOOSE_CREDIT = 0.95;
 /** Credit of two long tokens one letter apart once spelled loosely (`Bhakthi` / `Bhakti`). */
@@ -106,12 +111,13 @@ export class Scorer {
     if (!unique || feeds >= g.total) return 0;
     const covP = matchedP / (matchedP + extraP);
     const covG = matchedG / (g.total - feeds);
-    // All of the guide's name and a name word more is a sibling of that brand (`RTL 102.5 Disco`
-    // of `RTL 102.5`, `Sky News Arabia Vertical`), not a feed of it: left for review.
-    if (plainExtra && covG >= 1 - 1e-9 && !station) return 0;
     // A name that is a number and words for "channel" (`Channel 8`) is all of the guide's name or nothing.
     if (!named && !station && covG < 1) return 0;
-    const score = covG * (BETA + (1 - BETA) * covP);
+    // All of the guide's name and a name word more is a sibling of that brand (`RTL 102.5 Disco`
+    // of `RTL 102.5`, `Sky News Arabia Vertical`), not a feed of it: scored under the threshold,
+    // so that it is a candidate for review, never a match.
+    const sibling = plainExtra && covG >= 1 - 1e-9 && !station ? SIBLING : 1;
+    const score = sibling * covG * (BETA + (1 - BETA) * covP);
     // One station: its network, city and dial number written either way only rank its names.
     return station ? STATION + (1 - STATION) * score : score;
   }
