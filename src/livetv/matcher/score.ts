@@ -188,7 +188,9 @@ function align(p: NameForm, g: NameForm, cp: Float64Array, cg: Float64Array): vo
     for (let j = 0; j < b.length; j++) {
       if (cg[j] !== 0) continue;
       const lb = loose(b[j]!);
-      // Words for "channel" in two languages are the same word (`Channel 8` / `8 канал`).
+      // Words for "channel" in two languages are the same word (`Channel 8` / `8 канал`). Words
+      // for "television" (`LRT TV` / `LRT Televizija`, `Шансон ТВ` / `Шансон-TB`) are equal when
+      // spelled loosely: short of a whole word, so that `Tele 5` is never `TV 5` (see numbered).
       const same = la === lb ? (la === 'channel' ? 1 : LOOSE_CREDIT) : 0;
       const credit = lb === '' ? 0 : same > 0 ? same : la.length >= 6 && withinOne(la, lb) ? NEAR_CREDIT : 0;
       if (credit > 0) {
