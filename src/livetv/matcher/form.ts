@@ -8,7 +8,7 @@
  */
 import { type CallSign, sharedCallSign } from './call-sign.js';
 import { type NameReading, readName } from './read-name.js';
-import { CHANNEL_WORDS, COUNTRY2, FEED_WORDS, LANGUAGE2, TIME_FEED_WORDS, WEAK_WORDS } from './vocabulary.js';
+import { CHANNEL_WORDS, COUNTRY2, FEED_WORDS, LANGUAGE2, TIME_FEED_WORDS, TV_WORDS, WEAK_WORDS } from './vocabulary.js';
 
 export interface NameForm {
   readonly tokens: readonly string[];
@@ -189,6 +189,7 @@ const LOOSE_CACHE = 20_000;
 
 function spellLoosely(token: string): string {
   if (CHANNEL_WORDS.has(token)) return 'channel';
+  if (TV_WORDS.has(token)) return 'television';
   if (token.length < 4 || isMark(token)) return '';
   return token
     .replace(/ph/g, 'f')

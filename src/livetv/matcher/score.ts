@@ -10,7 +10,8 @@
  * playlist's lacks count fully against a match (`BBC One` is not `BBC One Scotland`), words only
  * the playlist's name has count half, and a feed word it adds little (`Россия 1 (Ставрополь)` is
  * a regional feed of `Россия 1`, `Lifetime Latin America` a feed of `Lifetime`) unless the guide
- * itself tells such variants apart; a time-zone word the guide's name adds (`A&E East`, `NBC -
+ * itself tells such variants apart, while a plain name word it adds to the whole of the guide's
+ * name makes it a sibling (`RTL 102.5 Disco` is not `RTL 102.5`), never a match; a time-zone word the guide's name adds (`A&E East`, `NBC -
  * Pacific Feed`) does not count against it, as it names a feed of the same channel. Names whose numbers, `+` or time shift differ never match
  * (`Fox Sports 1` and `Fox Sports 2`, `ATV` and `ATV +`, `Arte` and `Arte +1`), nor names sharing
  * no word that says more than "TV".
@@ -22,6 +23,11 @@ import { bracketedAt, feedAt, loose, markAt, type NameForm, timeFeedAt, weightAt
 export const BETA = 0.5;
 /** Weight of a place, region, language or bracketed word the playlist name adds to the guide's. */
 export const FEED = 0.2;
+/**
+ * Factor of a name that is the whole of a guide name and a plain name word more (`RTL 102.5
+ * Disco` against `RTL 102.5`): its score stays under the default threshold (0.85).
+ */
+export const SIBLING = 0.8;
 /** Credit of two tokens that are equal only when spelled loosely (`Kinokomedija` / `Кинокомедия`). */
 const LOOSE_CREDIT = 0.95;
 /** Credit of two long tokens one letter apart once spelled loosely (`Bhakthi` / `Bhakti`). */
@@ -81,9 +87,12 @@ export class Scorer {
     let named = false;
     let matchedP = 0;
     let extraP = 0;
+    // A plain name word the playlist name adds (not a place, language, feed or weak word).
+    let plainExtra = false;
     for (let i = 0; i < n; i++) {
       const w = weightAt(p, i);
       const c = cp[i]!;
+      if (c === 0 && p.kinds[i] === 'n') plainExtra = true;
       matchedP += c * w;
       extraP += (1 - c) * (feedAt(p, i) && !context.variants ? Math.min(w, FEED) : w);
       // A word in brackets says which feed or region (`Россия 24 (Астрахань)` is not `Астрахань 24`).
@@ -104,7 +113,11 @@ export class Scorer {
     const covG = matchedG / (g.total - feeds);
     // A name that is a number and words for "channel" (`Channel 8`) is all of the guide's name or nothing.
     if (!named && !station && covG < 1) return 0;
-    const score = covG * (BETA + (1 - BETA) * covP);
+    // All of the guide's name and a name word more is a sibling of that brand (`RTL 102.5 Disco`
+    // of `RTL 102.5`, `Sky News Arabia Vertical`), not a feed of it: scored under the threshold,
+    // so that it is a candidate for review, never a match.
+    const sibling = plainExtra && covG >= 1 - 1e-9 && !station ? SIBLING : 1;
+    const score = sibling * covG * (BETA + (1 - BETA) * covP);
     // One station: its network, city and dial number written either way only rank its names.
     return station ? STATION + (1 - STATION) * score : score;
   }
@@ -175,7 +188,9 @@ function align(p: NameForm, g: NameForm, cp: Float64Array, cg: Float64Array): vo
     for (let j = 0; j < b.length; j++) {
       if (cg[j] !== 0) continue;
       const lb = loose(b[j]!);
-      // Words for "channel" in two languages are the same word (`Channel 8` / `8 канал`).
+      // Words for "channel" in two languages are the same word (`Channel 8` / `8 канал`). Words
+      // for "television" (`LRT TV` / `LRT Televizija`, `Шансон ТВ` / `Шансон-TB`) are equal when
+      // spelled loosely: short of a whole word, so that `Tele 5` is never `TV 5` (see numbered).
       const same = la === lb ? (la === 'channel' ? 1 : LOOSE_CREDIT) : 0;
       const credit = lb === '' ? 0 : same > 0 ? same : la.length >= 6 && withinOne(la, lb) ? NEAR_CREDIT : 0;
       if (credit > 0) {

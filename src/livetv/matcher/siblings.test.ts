@@ -42,6 +42,21 @@ function resolved(index: GuideIndex, cc: string, name: string): (string | undefi
 }
 
 describe('look-alikes and siblings the fuzzy matcher took, as the corpus has them', () => {
+  it('a word for "television" is one word however it is spelled', () => {
+    expect(resolved(guideOf('lt').index, 'lt', 'LRT TV (1080p)')).toEqual(['g1', 'g1', 'g1']);
+    expect(resolved(guideOf('ru').index, 'ru', 'Шансон ТВ')).toEqual(['g220', 'g220', 'g220']);
+  });
+
+  it('a brand name and a name word more is a sibling of the brand, a place word more a feed of it', () => {
+    const italy = guideOf('it').index;
+    // `RTL 102.5` (g3) is the radio's own channel; its themed siblings have no guide channel here.
+    for (const name of ['RTL 102.5 Best (1080p)', 'RTL 102.5 Disco (1080p)', 'RTL 102.5 Traffic (1080p)'])
+      expect(resolved(italy, 'it', name)).toEqual([undefined, undefined, undefined]);
+    expect(resolved(italy, 'it', 'RTL 102.5 (1080p)')).toEqual(['g3', 'g3', 'g3']);
+    const us = guideOf('us').index;
+    expect(resolved(us, 'us', 'EWTN Asia-Pacific (720p)')).toEqual(['g1010', 'g1010', 'g1010']);
+  });
+
   it.each([
     ['ru', 'RTG TV (576p)', 'g340', ['g233']], // RT TV
     ['ru', 'RTG TV HD (1080p)', 'g340', ['g233']],
@@ -56,6 +71,10 @@ describe('look-alikes and siblings the fuzzy matcher took, as the corpus has the
     ['ru', 'Channel 8 (576p)', 'g241', ['g386']], // 8 канал, never Пятый канал
     ['ru', 'Channel One (576p)', 'g189', []], // Первый канал
     ['th', 'Channel 8 (1080p)', 'g7', []], // ช่อง 8
+    // A word for "television" is one in any spelling, but never what names a numbered channel.
+    ['it', 'Canale 8 (480p)', undefined, ['g15']], // TV8
+    ['lt', 'LRT TV (1080p)', 'g1', ['g2']], // LRT Televizija, never Lietuvos ryto TV
+    ['ru', 'Шансон ТВ (576p)', 'g220', []], // Шансон-TB
   ])('%s "%s" gets %s, never %j', (cc, name, truth, never) => {
     const { index } = guideOf(cc);
     for (const key of resolved(index, cc, name)) {

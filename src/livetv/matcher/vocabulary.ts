@@ -94,6 +94,11 @@ export const CHANNEL_WORDS = set(`
   channel chanel canal canale canali kanal kanali kanaal kanał kanala telekanal chaine csatorna ชอง قناة
 `);
 
+/** Words that say "television" (`TV`, `Televizija`, and `ТВ` read as `TB`): one word, however spelled (form.ts, loose). */
+export const TV_WORDS = set(`
+  tv tele teve television televisión televisao televisão televizija televisio televizia telewizja tb tiv
+`);
+
 /**
  * Number words read as digits: English (`BBC One` is `BBC 1`), and Russian and Ukrainian
  * ordinals as transliterated (`Первый канал` is `Channel One`, `Пятый канал` is `5 Канал`).
