@@ -42,6 +42,7 @@ const ANSWERS: Record<string, (socket: Socket) => void> = {
 };
 
 let server: Server;
+const sockets = new Set<Socket>();
 let temp: TempStore;
 
 const health = (id: string): StreamRow['health'] => temp.store.getStreams(`mq-tv:${id}.test`)[0]?.health;
@@ -49,6 +50,8 @@ const health = (id: string): StreamRow['health'] => temp.store.getStreams(`mq-tv
 beforeAll(async () => {
   server = createServer((socket) => {
     socket.on('error', () => {});
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
     socket.once('data', (data) => {
       const path = /^GET (\S+)/.exec(data.toString('latin1'))?.[1] ?? '';
       (ANSWERS[path] ?? ((s: Socket) => s.end('ICY 404 Not Found\r\n\r\n')))(socket);
@@ -70,7 +73,7 @@ beforeAll(async () => {
   await runHealthPass(temp.store, { allowPrivate: true, timeoutSeconds: 2, perHost: 8, pauseMs: 0 });
 });
 afterAll(async () => {
-  server.closeAllConnections?.();
+  for (const socket of sockets) socket.destroy();
   await new Promise((resolve) => server.close(resolve));
   temp.cleanup();
 });
