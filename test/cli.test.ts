@@ -72,6 +72,10 @@ describe('help, version and usage errors', () => {
       ],
       [['serve', '--tls-crt', 'a.pem'], 'marquee serve: unknown option --tls-crt; did you mean --tls-cert?'],
       [['status', '--jsno'], 'marquee status: unknown option --jsno; did you mean --json?'],
+      // Other names for a flag, too far from it in spelling to be guessed.
+      [['import', '--guide', 'g.xml'], 'marquee import: unknown option --guide; did you mean --epg?'],
+      [['serve', '--XMLTV=g.xml'], 'marquee serve: unknown option --XMLTV; did you mean --epg?'],
+      [['import', '--m3u', 'p.m3u'], 'marquee import: unknown option --m3u; did you mean --playlist?'],
       [['serve', '--port'], 'marquee serve: --port needs a value'],
       [['import', 'x.m3u'], 'marquee import: unexpected argument "x.m3u": this command takes options only'],
     ];

@@ -17,6 +17,8 @@ export interface OptionSpec {
   readonly env?: string;
   /** Shown in help; the command applies defaults itself (settings merge). */
   readonly default?: string;
+  /** Other names people give it (`--guide` for `--epg`): not accepted, but answered with "did you mean". */
+  readonly aka?: readonly string[];
 }
 
 export interface Io {
@@ -149,7 +151,9 @@ function checkOptionNames(
     if (arg.startsWith('--')) {
       const name = arg.slice(2).split('=')[0]!;
       if (name === '' || Object.hasOwn(options, name)) continue;
-      const guess = closestKey(name, names);
+      const guess =
+        Object.entries(options).find(([, spec]) => spec.aka?.includes(name.toLowerCase()))?.[0] ??
+        closestKey(name, names);
       throw new MarqueeError(
         'INVALID_SETTINGS',
         `unknown option --${name}${guess ? `; did you mean --${guess}?` : ''}\nRun \`marquee ${command.name} --help\` for the options.`,

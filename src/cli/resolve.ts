@@ -32,6 +32,7 @@ export const SOURCE_OPTIONS = {
     multiple: true,
     value: 'PATH|URL',
     env: 'MARQUEE_PLAYLIST',
+    aka: ['m3u', 'm3u8', 'channels'],
     description: 'M3U playlist (replaces the configured ones)',
   },
   epg: {
@@ -39,6 +40,7 @@ export const SOURCE_OPTIONS = {
     multiple: true,
     value: 'PATH|URL',
     env: 'MARQUEE_EPG',
+    aka: ['guide', 'guides', 'xmltv', 'tvguide'],
     description: 'XMLTV guide, plain or gzip, in priority order (replaces the configured ones)',
   },
   library: {
