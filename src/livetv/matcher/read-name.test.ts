@@ -31,6 +31,14 @@ describe('readName: what identifies a channel and what does not', () => {
     ['|US|  CNN   VIP  RAW', 'cnn'],
     ['History (Backup)', 'history'],
     ['Das Erste H.265', 'das erste'],
+    // A country's code glued by a hyphen, in capitals; names that glue a code as a word keep it.
+    ['UK-BBC ONE FHD', 'bbc 1'],
+    ['DE-ZDF HD', 'zdf'],
+    ['RU-TV', 'ru tv'],
+    ['AL-JAZEERA', 'al jazeera'],
+    ['HI-YAH! (1080p)', 'hi yah'],
+    ['YU-GI-OH!', 'yu gi oh'],
+    ['TV-3', 'tv 3'],
   ])('%s → %s', (name, expected) => {
     expect(tokens(name)).toBe(expected);
   });
@@ -42,6 +50,8 @@ describe('readName: what identifies a channel and what does not', () => {
     expect(readName('World Poker Tour (EN)').country).toBe('en');
     // `Al-Jazeera` is a name: a code needs a separator and a space, or brackets.
     expect(readName('Al-Jazeera').country).toBeUndefined();
+    expect(readName('UK-BBC ONE').country).toBe('uk');
+    expect(readName('RU-TV').country).toBeUndefined();
     expect(countryOf('UK | Entertainment')).toBe('uk');
     expect(countryOf('USA')).toBe('usa');
     expect(countryOf('Sport')).toBeUndefined();

@@ -3,7 +3,7 @@
  * not. `|UK| BBC One Scotland FHD`, `BBC One Scotland (1080p) [Geo-blocked]` and
  * `bbc one scotland ʰᵈ` all read as the tokens `bbc 1 scotland` with the country hint `uk`.
  *
- * Dropped: a country or language prefix (`UK: `, `|UK| `, `[UK] `, `UK - `, `DE ★ `, `EX-YU: `),
+ * Dropped: a country or language prefix (`UK: `, `|UK| `, `[UK] `, `UK - `, `DE ★ `, `EX-YU: `, `UK-`),
  * quality and format tags wherever they stand (`HD`, `FHD`, `4K`, `HEVC`, `H.265`, `50FPS`,
  * `(1080p)`, `ᴴᴰ`), iptv-org's notes and panels' labels in brackets (`[Geo-blocked]`,
  * `[Not 24/7]`, `(Backup)`), punctuation, case and accents. Kept: every other word, numbers
@@ -24,6 +24,7 @@ import {
   QUALITY_PHRASES,
   QUALITY_WORDS,
   REGIONS,
+  WEAK_WORDS,
 } from './vocabulary.js';
 
 /** A channel name read into its identity. */
@@ -61,6 +62,23 @@ export function readName(name: string): NameReading {
     if (isCountry(code)) country ??= code.replace(/-/g, '');
     else if (!isTag(code)) break;
     text = text.slice(prefix[0].length);
+  }
+  // A code glued to the name by a hyphen, in capitals (`UK-BBC ONE`, `DE-ZDF`), when the rest
+  // still names something: `RU-TV`, `TV-3`, `AL-JAZEERA` and `Al-Jazeera` are names.
+  if (country === undefined) {
+    const glued = GLUED_PREFIX.exec(text);
+    const code = glued?.[1]?.toLowerCase();
+    // A country's code only: language codes glue as words (`HI-YAH!`).
+    if (glued && code && (COUNTRY2.has(code) || COUNTRY3.has(code)) && !GLUED_NOT_CODES.has(code)) {
+      const rest = text.slice(glued[0].length);
+      const words = rest.toLowerCase().split(/[^\p{L}\p{N}]+/u);
+      // The first word is a word of three or more (`YU-GI-OH!` is a name), and some word is not a tag or `TV`.
+      const first = words[0] ?? '';
+      if (first.length >= 3 && words.some((w) => /\p{L}{2}/u.test(w) && !isTag(w) && !WEAK_WORDS.has(w))) {
+        country = code;
+        text = rest;
+      }
+    }
   }
   // A station's call sign, written plainly (call-sign.ts), before case is lost.
   const station = readCallSign(text);
@@ -136,6 +154,11 @@ const CLOSE = '\u0002';
  */
 const PREFIX =
   /^\s*(?:[|[({]\s*([\p{L}\p{N}]{2,6}(?:-[\p{L}]{2})?)\s*[|\])}]\s*|([\p{L}\p{N}]{2,6}(?:-[\p{L}]{2})?)(?::\s*|\s*(?:[|:\-–—●•·★☆»›►▶/\\]|\p{So})+\s+))/u;
+
+/** `UK-BBC ONE`: a code in capitals, a hyphen, and a capital letter. */
+const GLUED_PREFIX = /^([A-Z]{2,3})-(?=\p{Lu})/u;
+/** Codes that glue to a name as a word of it: articles (`AL-JAZEERA`, `EL-...`) and `TV`. */
+const GLUED_NOT_CODES = new Set(['al', 'el', 'tv']);
 
 function isCountry(code: string): boolean {
   const c = code.toLowerCase();
