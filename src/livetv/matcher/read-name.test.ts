@@ -39,8 +39,26 @@ describe('readName: what identifies a channel and what does not', () => {
     ['HI-YAH! (1080p)', 'hi yah'],
     ['YU-GI-OH!', 'yu gi oh'],
     ['TV-3', 'tv 3'],
+    // Small capitals, other separators, a note with its number, a duplicate's number.
+    ['BBC One ʜᴅ', 'bbc 1'],
+    ['BBC One ꜰʜᴅ ʀᴀᴡ', 'bbc 1'],
+    ['UK ~ BBC One', 'bbc 1'],
+    ['UK >> BBC One', 'bbc 1'],
+    ['US ▎ESPN', 'espn'],
+    ['UK |BBC One', 'bbc 1'],
+    ['BBC One (Backup 2)', 'bbc 1'],
+    ['BBC One HD #2', 'bbc 1'],
+    ['Channel 4 (Source 1)', 'channel 4'],
+    ['Россия 24 (Благовещенск)', 'rossiya 24 blagoveshchensk'],
   ])('%s → %s', (name, expected) => {
     expect(tokens(name)).toBe(expected);
+  });
+
+  it('reads a time shift in brackets as one written plainly', () => {
+    expect(readName('ITV 1 (+1)')).toMatchObject({ tokens: ['itv', '1'], shift: 1 });
+    expect(readName('Arte (+1h)')).toMatchObject({ tokens: ['arte'], shift: 1 });
+    // A bracket that says more than the shift stays a bracket.
+    expect(readName('Arte (+1 Paris)').shift).toBe(0);
   });
 
   it('takes the country of a prefix or a bracket as a hint', () => {

@@ -50,7 +50,7 @@ const MAX_SHIFT = 12;
  */
 export function readName(name: string): NameReading {
   const ascii = !NON_ASCII.test(name);
-  let text = (ascii ? name : name.normalize('NFKC').replace(/[’‘ʼ`´]/g, "'"))
+  let text = (ascii ? name : smallCapitals(name.normalize('NFKC')).replace(/[’‘ʼ`´]/g, "'"))
     .replace(/[\u0000-\u001f\s]+/g, ' ')
     .trim();
   let country: string | undefined;
@@ -84,7 +84,8 @@ export function readName(name: string): NameReading {
   const station = readCallSign(text);
   text = station.text;
   text = ascii ? text.toLowerCase() : fold(text);
-  text = text.replace(QUALITY_PHRASES, ' ');
+  // A panel's duplicate number at the end (`BBC One HD #2`) is not part of the name.
+  text = text.replace(QUALITY_PHRASES, ' ').replace(/\s#\d{1,2}\s*$/, ' ');
   // Brackets: notes and tags go; a country code is a hint; anything else is part of the name
   // (`Россия 24 (Благовещенск)`, `ABC (KERO)`).
   text = text.replace(/[([{]([^()[\]{}]*)[)\]}]/g, (_all, inner: string) => {
@@ -94,6 +95,15 @@ export function readName(name: string): NameReading {
       return ' ';
     }
     if (words.every((w) => NOTE_WORDS.has(w) || isTag(w))) return ' ';
+    // A panel's note with its number (`(Backup 2)`, `[Source 1]`) is a note too.
+    if (
+      words.some((w) => NOTE_WORDS.has(w)) &&
+      words.every((w) => NOTE_WORDS.has(w) || isTag(w) || /^\d{1,2}$/.test(w))
+    ) {
+      return ' ';
+    }
+    // A time shift in brackets (`ITV 1 (+1)`) is read as one written plainly.
+    if (/^\s*\+\s?\d{1,2}\s?h?\s*$/.test(inner)) return ` ${inner.replace(/\s+/g, '')} `;
     return ` ${OPEN}${inner}${CLOSE} `;
   });
   // A time shift: `Arte +1`, `Sky Atlantic +1HD` (a tag glued to it), or glued to the name at
@@ -150,10 +160,11 @@ const CLOSE = '\u0002';
 
 /**
  * `|UK| `, `[UK] `, `(FR) `: a short code in brackets or bars; `UK: `, `UK - `, `UK| `, `DE ★ `,
- * `EX-YU: `: a short code, a separator and a space (`Al-Jazeera` is a name, `UK:BBC` a prefix).
+ * `EX-YU: `, `UK >> `: a short code, a separator and a space (`Al-Jazeera` is a name, `UK:BBC` a
+ * prefix); or a space and a mark glued to the name (`US ▎ESPN`, `UK |BBC`).
  */
 const PREFIX =
-  /^\s*(?:[|[({]\s*([\p{L}\p{N}]{2,6}(?:-[\p{L}]{2})?)\s*[|\])}]\s*|([\p{L}\p{N}]{2,6}(?:-[\p{L}]{2})?)(?::\s*|\s*(?:[|:\-–—●•·★☆»›►▶/\\]|\p{So})+\s+))/u;
+  /^\s*(?:[|[({]\s*([\p{L}\p{N}]{2,6}(?:-[\p{L}]{2})?)\s*[|\])}]\s*|([\p{L}\p{N}]{2,6}(?:-[\p{L}]{2})?)(?::\s*|\s*(?:[|:\-–—●•·★☆»›►▶/\\~>=*]|\p{So})+\s+|\s+(?:[|●•·★☆»›►▶~>=*]|\p{So})+(?=\p{L})))/u;
 
 /** `UK-BBC ONE`: a code in capitals, a hyphen, and a capital letter. */
 const GLUED_PREFIX = /^([A-Z]{2,3})-(?=\p{Lu})/u;
@@ -183,6 +194,19 @@ function isTagToken(token: string, next: string | undefined): boolean {
 }
 
 /** Lower case, no accents, Latin for Cyrillic and Greek; `&` between letters kept (`A&E`). */
+/**
+ * Small capitals (`ʜᴅ`, `ꜰʜᴅ`, `ʀᴀᴡ`), which panels use as tags and NFKC leaves as they are, as
+ * the capitals they stand for.
+ */
+const SMALL_CAPITALS: Readonly<Record<string, string>> = Object.fromEntries(
+  [...'ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘǫʀꜱᴛᴜᴠᴡʏᴢ'].map((ch, i) => [ch, 'ABCDEFGHIJKLMNOPQRSTUVWYZ'[i]!]),
+);
+const SMALL_CAPITAL = /[ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘǫʀꜱᴛᴜᴠᴡʏᴢ]/gu;
+
+function smallCapitals(text: string): string {
+  return text.replace(SMALL_CAPITAL, (ch) => SMALL_CAPITALS[ch] ?? ch);
+}
+
 function fold(text: string): string {
   const lower = text
     .normalize('NFKD')
