@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
+import { basename, dirname, extname, resolve } from 'node:path';
 import * as v from 'valibot';
-import type { Document, LineCounter } from 'yaml';
 import { MarqueeError } from '../errors.js';
 import { jsonPath, schemaIssues, UrlSchema } from '../protocol/index.js';
 import { isPageUrl } from '../server/page.js';
+import { closestKey } from './closest-key.js';
+import { resolvePaths } from './settings-paths.js';
+import { flatten, jsonLine, type LineOf, yamlLine, yamlParser } from './settings-where.js';
+
+export { closestKey };
 
 /**
  * The operator's configuration file (JSON or YAML). One schema, unknown keys refused (a typo is
@@ -201,16 +204,6 @@ export const SettingsSchema = v.strictObject({
 
 export type Settings = v.InferOutput<typeof SettingsSchema>;
 
-/**
- * The YAML parser, loaded the first time a YAML file is read: about 50 ms and 1 MB of heap that
- * a JSON file, or no file, does not need (every command reads its settings at start).
- */
-let yamlModule: typeof import('yaml') | undefined;
-function yamlParser(): typeof import('yaml') {
-  yamlModule ??= createRequire(import.meta.url)('yaml') as typeof import('yaml');
-  return yamlModule;
-}
-
 /** Read and check a settings file; every problem is reported with its path (and line) in one error. */
 export function loadSettingsFile(file: string): Settings {
   let text: string;
@@ -246,27 +239,6 @@ export function loadSettingsFile(file: string): Settings {
   return checkSettings(data ?? {}, file, lineOf);
 }
 
-/** The 1-based line of the key at `path` in the settings text, when it can be found. */
-type LineOf = (path: readonly (string | number)[]) => number | undefined;
-
-function yamlLine(doc: Document, lines: LineCounter, path: readonly (string | number)[]): number | undefined {
-  const { isMap, isScalar } = yamlParser();
-  const parent = path.length > 1 ? doc.getIn(path.slice(0, -1), true) : doc.contents;
-  if (!isMap(parent)) return undefined;
-  const last = path.at(-1);
-  const pair = parent.items.find((p) => isScalar(p.key) && p.key.value === last);
-  const offset = pair && isScalar(pair.key) ? pair.key.range?.[0] : undefined;
-  return offset === undefined ? undefined : lines.linePos(offset).line;
-}
-
-/** JSON has no positions once parsed: the first line that names the key is close enough for a person. */
-function jsonLine(text: string, path: readonly (string | number)[]): number | undefined {
-  const last = path.at(-1);
-  if (typeof last !== 'string') return undefined;
-  const at = text.indexOf(`${JSON.stringify(last)}`);
-  return at === -1 ? undefined : text.slice(0, at).split('\n').length;
-}
-
 /** Keys a strict object in the settings schema accepts at `path` (for "did you mean"). */
 function knownKeys(path: readonly (string | number)[]): string[] {
   // biome-ignore lint/suspicious/noExplicitAny: walking valibot schema objects generically
@@ -283,48 +255,6 @@ function knownKeys(path: readonly (string | number)[]): string[] {
   while (schema?.wrapped) schema = schema.wrapped;
   if (schema?.type === 'array') schema = schema.item;
   return schema?.entries ? Object.keys(schema.entries) : [];
-}
-
-/** The known key closest to a mistyped one, when it is close (a typo, not another word). */
-export function closestKey(typed: string, known: readonly string[]): string | undefined {
-  let best: { key: string; distance: number } | undefined;
-  for (const key of known) {
-    const distance = editDistance(typed.toLowerCase(), key.toLowerCase());
-    if (!best || distance < best.distance) best = { key, distance };
-  }
-  return best && best.distance <= Math.max(1, Math.floor(best.key.length / 3)) ? best.key : undefined;
-}
-
-/** Edits (insert, delete, replace, swap two neighbours) from `a` to `b`: `prot` is one swap from `port`. */
-function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => i + j));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const row = d[i]!;
-      row[j] = Math.min(d[i - 1]![j]! + 1, row[j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        row[j] = Math.min(row[j]!, d[i - 2]![j - 2]! + 1);
-    }
-  }
-  return d[a.length]![b.length]!;
-}
-
-type SettingsIssue = v.BaseIssue<unknown>;
-
-/** Issues with their full key paths; a source given as an object reports what the object option missed. */
-function flatten(
-  issues: readonly SettingsIssue[],
-  base: readonly (string | number)[],
-): { issue: SettingsIssue; path: (string | number)[] }[] {
-  return issues.flatMap((issue) => {
-    const path = [...base, ...(issue.path ?? []).map((p) => p.key as string | number)];
-    const input = issue.input;
-    const deeper = (issue.issues ?? []).filter((sub) => (sub.path?.length ?? 0) > 0);
-    if (issue.type === 'union' && typeof input === 'object' && input !== null && deeper.length > 0) {
-      return flatten(deeper, path);
-    }
-    return [{ issue, path }];
-  });
 }
 
 export function checkSettings(data: unknown, where: string, lineOf: LineOf = () => undefined): Settings {
@@ -353,41 +283,4 @@ export function checkSettings(data: unknown, where: string, lineOf: LineOf = () 
     );
   }
   return resolvePaths(result.output, dirname(resolve(where)));
-}
-
-/** Relative file paths in a settings file are relative to that file, not to the working directory. */
-function resolvePaths(settings: Settings, base: string): Settings {
-  const local = (p: string) => (/^[a-z]+:\/\//i.test(p) || isAbsolute(p) ? p : resolve(base, p));
-  const source = (s: string | { url: string; shiftHours?: number }) =>
-    typeof s === 'string' ? local(s) : { ...s, url: local(s.url) };
-  return {
-    ...settings,
-    ...(settings.db ? { db: local(settings.db) } : {}),
-    ...(settings.livetv
-      ? {
-          livetv: {
-            ...settings.livetv,
-            ...(settings.livetv.playlists ? { playlists: settings.livetv.playlists.map(source) } : {}),
-            ...(settings.livetv.guides ? { guides: settings.livetv.guides.map(source) } : {}),
-          },
-        }
-      : {}),
-    ...(settings.library?.files ? { library: { ...settings.library, files: settings.library.files.map(local) } } : {}),
-    ...(settings.hosted?.dir ? { hosted: { ...settings.hosted, dir: local(settings.hosted.dir) } } : {}),
-    ...(settings.health?.sources
-      ? { health: { ...settings.health, sources: settings.health.sources.map(local) } }
-      : {}),
-    ...(settings.security?.configKeyFile
-      ? { security: { ...settings.security, configKeyFile: local(settings.security.configKeyFile) } }
-      : {}),
-    ...(settings.tls
-      ? {
-          tls: {
-            ...settings.tls,
-            ...(settings.tls.cert ? { cert: local(settings.tls.cert) } : {}),
-            ...(settings.tls.key ? { key: local(settings.tls.key) } : {}),
-          },
-        }
-      : {}),
-  };
 }

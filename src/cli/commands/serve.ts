@@ -1,14 +1,12 @@
-import { existsSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { type Addon, type WarmUpOptions, warmUp } from '../../addon/index.js';
-import { demoGuide } from '../../demo/index.js';
-import { MarqueeError } from '../../errors.js';
-import { createRefresher, type SourceState } from '../../livetv/index.js';
+import type { SourceState } from '../../livetv/index.js';
 import { createRequestHandler, HTTPS_GUIDE_PATH, readTlsPair } from '../../server/index.js';
 import type { SourceValidators } from '../../sources/input/index.js';
 import { describeManifestChange, type ManifestChange, openStore, removeStoreFiles } from '../../store/index.js';
 import { buildAddon, holdsData, isDemo, prepareDemo } from '../app.js';
+import { checkPort } from '../check-port.js';
 import type { Command } from '../command.js';
 import { startHealthPasses } from '../health-serve.js';
 import { httpsGuideOption } from '../https-guide.js';
@@ -17,32 +15,10 @@ import { installLines } from '../install-lines.js';
 import { listenPerSettings } from '../listen.js';
 import { createLogger } from '../log.js';
 import { count } from '../plural.js';
-import { describeOutcome, failedParts, importSucceeded, keptSourceList } from '../report.js';
+import { startRefreshes } from '../refresh-serve.js';
+import { describeOutcome, importSucceeded, keptSourceList } from '../report.js';
 import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS, TLS_OPTIONS } from '../resolve.js';
 import { watchFiles } from '../watch.js';
-
-const DEFAULT_REFRESH_HOURS = 6;
-
-/**
- * Fail before the import and warm-up (seconds) when the port cannot be had, instead of after them.
- * The port is let go at once; `listen` takes it again when the add-on is ready.
- */
-async function checkPort(port: number, host: string, flag = '--port'): Promise<string | undefined> {
-  if (port === 0) return undefined;
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', (error: NodeJS.ErrnoException) =>
-      resolve(
-        error.code === 'EADDRINUSE'
-          ? `port ${port} on ${host} is already in use (another marquee serve?): stop that program, or choose another port with ${flag}`
-          : error.code === 'EACCES'
-            ? `port ${port} on ${host} needs privileges: choose a port above 1023 with ${flag}`
-            : `cannot listen on ${host}:${port}: ${error.message}`,
-      ),
-    );
-    probe.listen(port, host, () => probe.close(() => resolve(undefined)));
-  });
-}
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -281,66 +257,26 @@ export const serveCommand: Command = {
             onPass: () => void warm(addon),
           });
 
-      const hours = settings.refresh?.intervalHours ?? DEFAULT_REFRESH_HOURS;
-      const refresher =
-        hours > 0
-          ? createRefresher({
-              intervalMs: hours * 3_600_000,
-              // Data imported earlier is refreshed when it is due, not a whole interval after start.
-              firstDelayMs:
-                demo || !store.lastImport()?.finishedAt
-                  ? hours * 3_600_000
-                  : Math.max(5_000, store.lastImport()!.finishedAt! + hours * 3_600_000 - Date.now()),
-              run: (signal) =>
-                exclusive(async () => {
-                  if (demoFiles) writeFileSync(join(demoFiles.dir, 'demo.xml'), demoGuide(Date.now()));
-                  const outcome = await importInWorker(db, settings, {
-                    signal,
-                    ...(previous ? { previous } : {}),
-                    ...(libraryValidators ? { libraryValidators } : {}),
-                  });
-                  // Every part failing is a failed refresh: the refresher backs off and reports it.
-                  const failures = failedParts(outcome);
-                  const succeeded = [outcome.livetv, outcome.library, outcome.addonCatalogs].some(
-                    (r) => r !== undefined && !('error' in r),
-                  );
-                  if (failures.length > 0 && !succeeded) {
-                    throw new MarqueeError('IMPORT_FAILED', failures.map((f) => `${f.part}: ${f.message}`).join('; '));
-                  }
-                  return outcome;
-                }),
-              onResult: (outcome) => {
-                for (const line of describeOutcome(outcome, { sources: false })) log.event(`refresh: ${line}`);
-                // A source kept for longer than 3 refresh intervals needs the operator: `error`.
-                for (const kept of keptSourceList(outcome)) {
-                  const long = Date.now() - kept.keptSince > 3 * hours * 3_600_000;
-                  if (long) log.error({ msg: `refresh: ${kept.message}` });
-                  else log.warn(`refresh: ${kept.message}`);
-                }
-                for (const f of failedParts(outcome)) {
-                  log.error({
-                    msg: `refresh of ${f.part} failed; its previous data is still served`,
-                    error: f.message,
-                  });
-                }
-                if (outcome.livetv && !('error' in outcome.livetv)) previous = outcome.livetv.state;
-                if (outcome.library && !('error' in outcome.library)) libraryValidators = outcome.library.validators;
-                // The refresh wrote the file at the configured path: serve that one.
-                watch.checkStore();
-                addon = buildAddon(watch.store, settings, keyFile, manifestChanged, epoch);
-                void warm(addon);
-                // New or changed streams: check them (a refresh that changed nothing needs no pass).
-                if (outcome.livetv && !('error' in outcome.livetv) && outcome.livetv.status !== 'unchanged')
-                  healthPasses?.afterImport();
-              },
-              onError: (error, info) =>
-                log.error({
-                  msg: 'refresh failed; the previous data is still served',
-                  error: (error as Error).message,
-                  retryInMs: info.retryInMs,
-                }),
-            })
-          : undefined;
+      const refresher = startRefreshes({
+        db,
+        settings,
+        store,
+        log,
+        exclusive,
+        demo,
+        demoDir: demoFiles?.dir,
+        previous,
+        libraryValidators,
+        onRefreshed: (outcome) => {
+          // The refresh wrote the file at the configured path: serve that one.
+          watch.checkStore();
+          addon = buildAddon(watch.store, settings, keyFile, manifestChanged, epoch);
+          void warm(addon);
+          // New or changed streams: check them (a refresh that changed nothing needs no pass).
+          if (outcome.livetv && !('error' in outcome.livetv) && outcome.livetv.status !== 'unchanged')
+            healthPasses?.afterImport();
+        },
+      });
 
       const signal = await io.stopped;
       log.event(`${signal}: finishing requests in flight, then stopping`);

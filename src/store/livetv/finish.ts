@@ -2,12 +2,13 @@
  * The commit-time steps of a live-TV import, run inside its write transaction: drop guide data
  * no channel shows, apply the merge rules to the keys that need them (merge.ts) and group their
  * programmes into guide days, join guide days written in parts, rebuild the group list, and
- * count what is served.
+ * count what is served; and the import's report.
  */
 import type { Connection } from '../connection.js';
+import { boundedDetails } from '../imports.js';
 import type { GuideDayWriter } from './guide-days.js';
 import type { MergeTable } from './merge.js';
-import type { LiveTvCounts } from './types.js';
+import type { CommitInput, LiveTvCounts, LiveTvDropped, LiveTvImportReport } from './types.js';
 
 /** What the import tracked while rows were added (kept in memory: a few entries per guide channel). */
 export interface ImportTally {
@@ -105,5 +106,35 @@ export function finishLiveTv(
     overlapped,
     unusedGuide,
     past,
+  };
+}
+
+/**
+ * The import's report: what `finishLiveTv` dropped added to what was dropped while adding
+ * (`dropped`), the rest of the `written` programmes counted as duplicates.
+ * @example const report = finishReport(result, dropped, written, { warnings: 3 }, startedAt)
+ */
+export function finishReport(
+  result: FinishResult,
+  dropped: Omit<LiveTvDropped, 'overlapped' | 'duplicate'>,
+  written: number,
+  input: CommitInput,
+  startedAt: number,
+): LiveTvImportReport {
+  const { programmes } = result.counts;
+  const all: LiveTvDropped = {
+    ...dropped,
+    past: dropped.past + result.past,
+    unusedGuide: dropped.unusedGuide + result.unusedGuide,
+    overlapped: result.overlapped,
+    duplicate: written - programmes - result.overlapped - result.unusedGuide - result.past,
+  };
+  const details = boundedDetails(input.details);
+  return {
+    counts: result.counts,
+    dropped: all,
+    warnings: input.warnings ?? 0,
+    durationMs: Date.now() - startedAt,
+    ...(details === undefined ? {} : { details }),
   };
 }

@@ -3,76 +3,29 @@
  * emptied tables with plain INSERTs and only a little bookkeeping per guide channel in memory;
  * everything that needs the whole picture (unused guides, equal starts, overlaps, the index)
  * happens once at commit in finish.ts.
+ *
+ * One class past ~300 lines, on purpose: addProgrammes, the import's hot path (every programme of
+ * every guide), works on the import's private fields directly; spread over several objects it
+ * would pay a property lookup more per programme. Its rows and report are built elsewhere
+ * (channel-rows.ts, finish.ts); its interface is in import-api.ts.
  */
 import { MarqueeError } from '../../errors.js';
-import { cleanName } from '../../sources/clean.js';
 import type { GuideChannel, Programme } from '../../sources/records.js';
 import type { Connection } from '../connection.js';
 import { storeError } from '../errors.js';
 import { closeImportConnection, commitImport, discardImport, rollbackImport } from '../import-transaction.js';
-import { boundedDetails } from '../imports.js';
 import { copiesDir, type SourceAttempt } from '../sources.js';
 import type { ImportHost } from './begin.js';
-import { finishLiveTv, type ImportTally } from './finish.js';
+import { catchupJson, guideNamesJson, writeChannelRows } from './channel-rows.js';
+import { finishLiveTv, finishReport, type ImportTally } from './finish.js';
 import { DAY, GuideDayWriter } from './guide-days.js';
+import type { LiveTvImport } from './import-api.js';
 import { type ChannelMatchInput, matchWriter } from './matches.js';
 import { MergeTable } from './merge.js';
-import { channelFromRaw, clip, LIMITS, normalizeName, programmeTail, recordJson } from './rows.js';
-import type {
-  CatchupStream,
-  ChannelHead,
-  ChannelInput,
-  CommitInput,
-  LiveTvDropped,
-  LiveTvImportOptions,
-  LiveTvImportReport,
-} from './types.js';
+import { clip, LIMITS, programmeTail } from './rows.js';
+import type { ChannelHead, ChannelInput, CommitInput, LiveTvImportOptions, LiveTvImportReport } from './types.js';
 
-/** An open live-TV import; nothing it adds is visible to readers before `commit`. */
-export interface LiveTvImport {
-  /** Id of this import in the history. */
-  readonly id: number;
-  /** True once committed or aborted (or failed); every later call throws. */
-  readonly finished: boolean;
-  /** Adds a channel with its streams. @example imp.addChannel({ id: 'mq-tv:one', name: 'One', sort: 1, streams: [{ url }] }) */
-  addChannel(channel: ChannelInput): void;
-  /**
-   * Points a channel added without a guide key at `guideKey`: matching can then run after the
-   * guides, without holding every channel in memory while they stream. Once per channel.
-   * @example imp.setGuideKey('mq-tv:one', 'one.example')
-   */
-  setGuideKey(channelId: string, guideKey: string): void;
-  /**
-   * Records how a channel added to this import was matched (for `marquee status --matches`).
-   * @example imp.recordMatch({ channelId: 'mq-tv:one', name: 'One', pin: 'One', guide: 'one.example', rule: 'scored', score: 0.91 })
-   */
-  recordMatch(match: ChannelMatchInput): void;
-  /** Adds a guide's `<channel>`; of several sources, the names of the best priority (lowest number) are kept. */
-  addGuideChannel(channel: GuideChannel, priority?: number): void;
-  /** Adds programmes of one source (lower `priority` wins overlaps); returns how many were written. @example imp.addProgrammes(batch, 0) */
-  addProgrammes(programmes: Iterable<Programme>, priority?: number): number;
-  /**
-   * Declares how many sources (priorities) will add programmes, before the first. With more than
-   * one, every programme waits in a temporary table for the merge rules at commit, instead of
-   * first being grouped into guide days and then taken back when a second source reaches its
-   * guide channel. Default 1; the result is the same either way.
-   */
-  setGuideSources(count: number): void;
-  /** Declares that every channel has been added: programmes of guide channels no channel shows are skipped from now on. */
-  sealChannels(): void;
-  /** Makes the import the served data in one step and records it. Fails (keeping the old data) when it holds no channel. */
-  commit(input?: CommitInput): LiveTvImportReport;
-  /**
-   * Drops everything added; the previous data stays served and the failure is recorded with
-   * `reason`, and with how each source's attempt went when `sources` is given.
-   */
-  abort(reason: string, sources?: readonly SourceAttempt[]): void;
-  /**
-   * Drops everything added and forgets the import (no history record): the importer starts a
-   * new one, e.g. without a source it found bad after adding it.
-   */
-  discard(): void;
-}
+export type { LiveTvImport } from './import-api.js';
 
 /** The import itself; created by `beginLiveTvImport` once it holds the write lock. */
 export class Import implements LiveTvImport {
@@ -169,44 +122,7 @@ export class Import implements LiveTvImport {
       if (catchup.archiveMs > 0) this.#archiveOldest = Math.min(this.#archiveOldest, this.#now - catchup.archiveMs);
       const keyId = keyed ? this.#keyChannel(channel.guideKey!) : null;
       if (keyId !== null) this.#keepArchive(keyId, catchup.archiveMs);
-      const shownName = cleanName(clip(name, LIMITS.name));
-      // In CHANNEL_SELECT's order: what reads will give back, and what the head is rendered from.
-      const stored = [
-        id,
-        shownName,
-        channel.logo ? clip(channel.logo, LIMITS.url) : null,
-        channel.group ? clip(channel.group, LIMITS.name) : null,
-        Number.isFinite(channel.number) ? channel.number : null,
-        channel.sort,
-        keyId === null ? null : clip(channel.guideKey!, LIMITS.key),
-        recordJson(channel.catchup),
-        channel.source ? clip(channel.source, LIMITS.url) : null,
-      ] as const;
-      const head = this.#channelHead;
-      this.#sql.channel.run(
-        ...stored,
-        rid,
-        normalizeName(shownName),
-        keyId,
-        head === undefined ? null : head.render(channelFromRaw(stored)),
-        head === undefined ? null : head.format,
-        catchup.json,
-      );
-      channel.streams.forEach((s, ord) => {
-        if (typeof s.url !== 'string' || s.url === '') throw new Error(`channel "${id}" stream ${ord} has no url`);
-        this.#sql.stream.run(
-          rid,
-          ord,
-          clip(s.url, LIMITS.url),
-          s.name ? clip(s.name, LIMITS.name) : null,
-          s.userAgent ? clip(s.userAgent, LIMITS.url) : null,
-          s.referrer ? clip(s.referrer, LIMITS.url) : null,
-          recordJson(s.kodiProps),
-          s.source ? clip(s.source, LIMITS.name) : null,
-          s.origin ? clip(s.origin, LIMITS.key) : null,
-        );
-        this.#tally.streams++;
-      });
+      this.#tally.streams += writeChannelRows(this.#sql, channel, rid, keyId, catchup.json, this.#channelHead);
     });
   }
 
@@ -239,17 +155,11 @@ export class Import implements LiveTvImport {
     this.#run('adding a guide channel', () => {
       checkPriority(priority);
       if (typeof channel.id !== 'string' || channel.id === '') throw new Error('guide channel without id');
-      const names = channel.displayNames
-        .slice(0, LIMITS.items)
-        .map((n) =>
-          n.lang === undefined
-            ? { text: cleanName(clip(n.text, LIMITS.name)) }
-            : { text: cleanName(clip(n.text, LIMITS.name)), lang: clip(n.lang, LIMITS.item) },
-        );
+      const names = guideNamesJson(channel);
       const keyId = this.#keyId(channel.id);
       const icon = channel.icon ? clip(channel.icon, LIMITS.url) : null;
       const url = channel.url ? clip(channel.url, LIMITS.url) : null;
-      this.#sql.guideChannel.run(JSON.stringify(names), icon, url, priority, keyId, priority);
+      this.#sql.guideChannel.run(names, icon, url, priority, keyId, priority);
     });
   }
 
@@ -336,22 +246,7 @@ export class Import implements LiveTvImport {
       }
       const keepFrom = (keyId: number) => Math.min(this.#oldest, this.#keyArchive.get(keyId) ?? this.#oldest);
       const result = finishLiveTv(this.#db, this.#tally, this.#days, this.#merging, keepFrom);
-      const { programmes } = result.counts;
-      const dropped: LiveTvDropped = {
-        ...this.#dropped,
-        past: this.#dropped.past + result.past,
-        unusedGuide: this.#dropped.unusedGuide + result.unusedGuide,
-        overlapped: result.overlapped,
-        duplicate: this.#written - programmes - result.overlapped - result.unusedGuide - result.past,
-      };
-      const details = boundedDetails(input.details);
-      const report: LiveTvImportReport = {
-        counts: result.counts,
-        dropped,
-        warnings: input.warnings ?? 0,
-        durationMs: Date.now() - this.#startedAt,
-        ...(details === undefined ? {} : { details }),
-      };
+      const report = finishReport(result, this.#dropped, this.#written, input, this.#startedAt);
       commitImport(
         this.#db,
         this.id,
@@ -435,29 +330,6 @@ export class Import implements LiveTvImport {
     closeImportConnection(this.#db);
     this.#host.ended(this);
   }
-}
-
-/** A channel's catch-up streams as stored (bounded), and the longest window among them. */
-function catchupJson(streams: readonly CatchupStream[] | undefined): { json: string | null; archiveMs: number } {
-  if (streams === undefined || streams.length === 0) return { json: null, archiveMs: 0 };
-  let archiveMs = 0;
-  const kept = streams.slice(0, LIMITS.items).map((s) => {
-    if (typeof s.url !== 'string' || s.url === '') throw new Error('a catch-up stream has no url');
-    if (!Number.isFinite(s.archiveMs) || s.archiveMs < 0 || s.archiveMs > 366 * DAY) {
-      throw new Error('a catch-up stream needs archiveMs from 0 to 366 days');
-    }
-    archiveMs = Math.max(archiveMs, s.archiveMs);
-    const attributes = JSON.parse(recordJson(s.attributes) ?? '{}') as Record<string, string>;
-    return {
-      url: clip(s.url, LIMITS.url),
-      attributes,
-      archiveMs: s.archiveMs,
-      ...(s.userAgent ? { userAgent: clip(s.userAgent, LIMITS.url) } : {}),
-      ...(s.referrer ? { referrer: clip(s.referrer, LIMITS.url) } : {}),
-      ...(s.source ? { source: clip(s.source, LIMITS.name) } : {}),
-    };
-  });
-  return { json: JSON.stringify(kept), archiveMs };
 }
 
 function checkPriority(priority: number): void {
