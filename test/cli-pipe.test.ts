@@ -85,9 +85,10 @@ describe('a closed pipe', () => {
     const manifest = (await serve.read)[1]!;
     // The request's log line writes into the closed pipe, unless a line the server writes on its
     // own (the rest of the banner, the warm-up's) got there first: then serve is already stopping
-    // and refuses the connection. Either way it ends quietly, with exit code 0.
+    // and refuses the connection, or (under load) accepted it a moment before it closed and
+    // resets it. Either way it ends quietly, with exit code 0.
     const answer = await httpRequest(new URL(manifest).origin, '/manifest.json').catch((e: NodeJS.ErrnoException) => e);
-    if (answer instanceof Error) expect(answer.code).toBe('ECONNREFUSED');
+    if (answer instanceof Error) expect(['ECONNREFUSED', 'ECONNRESET']).toContain(answer.code);
     else expect(answer.status).toBe(200);
     expect(await serve.exited).toEqual({ code: 0, signal: null, stderr: '' });
   }, 60_000);
