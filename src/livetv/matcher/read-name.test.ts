@@ -50,6 +50,12 @@ describe('readName: what identifies a channel and what does not', () => {
     ['BBC One HD #2', 'bbc 1'],
     ['Channel 4 (Source 1)', 'channel 4'],
     ['Россия 24 (Благовещенск)', 'rossiya 24 blagoveshchensk'],
+    // A bar with no spaces, a language's three-letter code, a resolution after its quality word.
+    ['UK|BBC One', 'bbc 1'],
+    ['ENG: BBC One', 'bbc 1'],
+    ['GER | Das Erste', 'das erste'],
+    ['BBC ONE HD 1080', 'bbc 1'],
+    ['Kanal 720', 'kanal 720'],
   ])('%s → %s', (name, expected) => {
     expect(tokens(name)).toBe(expected);
   });
@@ -70,6 +76,9 @@ describe('readName: what identifies a channel and what does not', () => {
     expect(readName('Al-Jazeera').country).toBeUndefined();
     expect(readName('UK-BBC ONE').country).toBe('uk');
     expect(readName('RU-TV').country).toBeUndefined();
+    expect(readName('UK|BBC One').country).toBe('uk');
+    // A language's code is set aside, but says no country.
+    expect(readName('ENG: BBC One').country).toBeUndefined();
     expect(countryOf('UK | Entertainment')).toBe('uk');
     expect(countryOf('USA')).toBe('usa');
     expect(countryOf('Sport')).toBeUndefined();

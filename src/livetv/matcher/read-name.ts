@@ -18,6 +18,7 @@ import {
   CYRILLIC,
   GREEK,
   LANGUAGE2,
+  LANGUAGE3,
   NOTE_WORDS,
   NUMBER_WORDS,
   QUALITY_PATTERNS,
@@ -60,7 +61,7 @@ export function readName(name: string): NameReading {
     if (!prefix) break;
     const code = (prefix[1] ?? prefix[2]!).toLowerCase();
     if (isCountry(code)) country ??= code.replace(/-/g, '');
-    else if (!isTag(code)) break;
+    else if (!isTag(code) && !LANGUAGE3.has(code)) break;
     text = text.slice(prefix[0].length);
   }
   // A code glued to the name by a hyphen, in capitals (`UK-BBC ONE`, `DE-ZDF`), when the rest
@@ -134,7 +135,15 @@ export function readName(name: string): NameReading {
       }
     }
   }
-  const keep = raw.map((t, i) => !(isTagToken(t, raw[i + 1]) || (t === '+' && i > 0 && isTagToken(raw[i - 1]!, '+'))));
+  const keep = raw.map(
+    (t, i) =>
+      !(
+        isTagToken(t, raw[i + 1]) ||
+        (t === '+' && i > 0 && isTagToken(raw[i - 1]!, '+')) ||
+        // A resolution after a quality word (`HD 1080`, `UHD 2160`) is part of the tag.
+        (RESOLUTIONS.has(t) && i > 0 && /^[fuq]?hd$|^sd$/.test(raw[i - 1]!))
+      ),
+  );
   const any = keep.some(Boolean);
   const tokens: string[] = [];
   const bracketed: boolean[] = [];
@@ -164,7 +173,10 @@ const CLOSE = '\u0002';
  * prefix); or a space and a mark glued to the name (`US ▎ESPN`, `UK |BBC`).
  */
 const PREFIX =
-  /^\s*(?:[|[({]\s*([\p{L}\p{N}]{2,6}(?:-[\p{L}]{2})?)\s*[|\])}]\s*|([\p{L}\p{N}]{2,6}(?:-[\p{L}]{2})?)(?::\s*|\s*(?:[|:\-–—●•·★☆»›►▶/\\~>=*]|\p{So})+\s+|\s+(?:[|●•·★☆»›►▶~>=*]|\p{So})+(?=\p{L})))/u;
+  /^\s*(?:[|[({]\s*([\p{L}\p{N}]{2,6}(?:-[\p{L}]{2})?)\s*[|\])}]\s*|([\p{L}\p{N}]{2,6}(?:-[\p{L}]{2})?)(?:[:|]\s*|\s*(?:[|:\-–—●•·★☆»›►▶/\\~>=*]|\p{So})+\s+|\s+(?:[|●•·★☆»›►▶~>=*]|\p{So})+(?=\p{L})))/u;
+
+/** Lines of a picture, written bare after a quality word. */
+const RESOLUTIONS = new Set(['480', '540', '576', '720', '1080', '1440', '2160', '4320']);
 
 /** `UK-BBC ONE`: a code in capitals, a hyphen, and a capital letter. */
 const GLUED_PREFIX = /^([A-Z]{2,3})-(?=\p{Lu})/u;
@@ -193,7 +205,6 @@ function isTagToken(token: string, next: string | undefined): boolean {
   return isTag(token) || (next === '+' && /^[fuq]?hd$/.test(token));
 }
 
-/** Lower case, no accents, Latin for Cyrillic and Greek; `&` between letters kept (`A&E`). */
 /**
  * Small capitals (`ʜᴅ`, `ꜰʜᴅ`, `ʀᴀᴡ`), which panels use as tags and NFKC leaves as they are, as
  * the capitals they stand for.
@@ -207,6 +218,7 @@ function smallCapitals(text: string): string {
   return text.replace(SMALL_CAPITAL, (ch) => SMALL_CAPITALS[ch] ?? ch);
 }
 
+/** Lower case, no accents, Latin for Cyrillic and Greek; `&` between letters kept (`A&E`). */
 function fold(text: string): string {
   const lower = text
     .normalize('NFKD')

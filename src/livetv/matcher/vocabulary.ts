@@ -40,6 +40,15 @@ export const LANGUAGE2 = set(`
 `);
 
 /** Regions providers group channels under, written like a country prefix. */
+/**
+ * ISO 639-2 codes of languages panels prefix names with (`ENG: `, `GER | `), beyond those that are
+ * also countries' codes: a prefix only, never a hint of a country.
+ */
+export const LANGUAGE3 = set(`
+  eng fre ger spa por ara tur dut gre ell heb hin urd per fas chi zho jpn kor vie may msa rum ron cze ces
+  slo slk srp bos bul ukr sqi mac lit lav kur tam tel ben pun tgl fil
+`);
+
 export const REGIONS = set(
   'exyu ex-yu latam latino arab arabic afr africa asia eu europe intl int world nordic balkan',
 );
