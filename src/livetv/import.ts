@@ -1,74 +1,39 @@
-/**
- * `importLiveTv`: playlists + guides → one atomic store import, each source judged on its own
- * (plan.ts, docs/reliability.md): a source that cannot be read, is not its format, yields nothing
- * or shrinks past the guard is read from its last good copy instead, so what it served stays
- * served. Order of work: the playlists (small, read whole, judged at once), the change check
- * (refreshes), channels with stable ids (stored at once, so only what matching needs stays in
- * memory while the guides stream), each guide streamed in priority order (its raw bytes copied
- * to a work folder as they come), matching, the guides' judgement and the commit with every
- * source's state and the copies of those imported. A guide found bad after it was streamed in
- * makes a second pass: a new import from local bytes only (the copies just made, and last good
- * copies for the bad guides). A failure of the store aborts the import (the previous data stays
- * served, the failure is recorded in the import history) and throws IMPORT_FAILED.
- */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { MarqueeError } from '../errors.js';
-import type { CopyFile, SourceOptions, SourceStream } from '../sources/input/index.js';
-import {
-  createCopyFile,
-  createHostMemo,
-  openCopy,
-  openSource,
-  readFileChunks,
-  redactLocation,
-  SOURCE_LIMITS,
-} from '../sources/input/index.js';
-import { SpareXmltvThread, StringInterner, xmltvThreadUsed } from '../sources/xmltv/index.js';
-import {
-  copiesDir,
-  failedAreaAttempts,
-  failureReason,
-  type LiveTvImport,
-  type SourceAttempt,
-  type Store,
-  yieldPolicy,
-} from '../store/index.js';
-import { buildChannels, type ChannelDraft, type PlaylistInput } from './channels.js';
-import { type GuideContext, importGuide, newGuideTally } from './guide.js';
+import type { SourceOptions, SourceStream } from '../sources/input/index.js';
+import { createHostMemo, redactLocation } from '../sources/input/index.js';
+import { SpareXmltvThread, xmltvThreadUsed } from '../sources/xmltv/index.js';
+import { failedAreaAttempts, type LiveTvImport, type SourceAttempt, type Store, yieldPolicy } from '../store/index.js';
+import type { GuideContext } from './guide.js';
 import { CHANNEL_HEAD } from './guide-json.js';
 import { nothingReason } from './guide-yield.js';
+import { type GuideReader, passChannels, passGuide, storedChannels } from './import-pass.js';
+import {
+  configuredGuides,
+  guideOptions,
+  importFailure,
+  readerGuides,
+  recordFailure,
+  unchanged,
+  whatStays,
+} from './import-support.js';
+import { workDir } from './import-work.js';
 import { GuideIndex, MatchDemand, matchingOf } from './match.js';
-import { EntryList, type MatchChannel, matchChannels } from './match-step.js';
+import { EntryList, matchChannels } from './match-step.js';
 import {
   attemptOf,
   type GuidePlan,
-  hasCopy,
-  type Judging,
-  judgeBad,
   judgeGuide,
   judging,
   type PlaylistPlan,
   planGuides,
   planPlaylist,
-  playlistOf,
   reportOf,
 } from './plan.js';
 import { checkGuides } from './sources.js';
-import type { GuideSource, ImportWarning, LiveTvImportOptions, LiveTvImportResult, SourceReport } from './types.js';
+import type { ImportWarning, LiveTvImportOptions, LiveTvImportResult } from './types.js';
 import { warningList } from './warnings.js';
 
 const HOUR = 3_600_000;
-const MiB = 1024 * 1024;
-/** A playlist's text, read back from a copy, is capped as the playlist itself is. */
-const PLAYLIST_MAX_BYTES = SOURCE_LIMITS.playlist.maxBytes;
-
-/** The work folder of one import: the copies of the guides as they are read. */
-interface WorkDir {
-  /** A new copy file for the source of `kind` at `location` (one per source per import). */
-  copy(kind: string, location: string): CopyFile;
-  remove(): void;
-}
 
 /**
  * Imports the configured playlists and guides into `store`, atomically.
@@ -315,269 +280,4 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
     spare?.close();
     work.remove();
   }
-}
-
-/**
- * Adds `channels` to the import and returns what matching and the report keep of them and of the
- * playlist `entries`, as strings of their own: strings cut from the playlist text would keep all
- * of it alive while the guides stream (the 50,000-entry benchmark playlist holds about 50 MB in
- * memory). In a function of its own, so that the interner's table goes with it.
- */
-function storedChannels(imp: LiveTvImport, channels: readonly ChannelDraft[], entries: EntryList): MatchChannel[] {
-  const own = new StringInterner();
-  const subjects: MatchChannel[] = channels.map((channel) => {
-    imp.addChannel(channel);
-    return {
-      id: channel.id,
-      name: own.intern(channel.name),
-      ...(channel.tvgId !== undefined ? { tvgId: own.intern(channel.tvgId) } : {}),
-      ...(channel.tvgName !== undefined ? { tvgName: own.intern(channel.tvgName) } : {}),
-      ...(channel.group !== undefined ? { group: own.intern(channel.group) } : {}),
-      ...(channel.country !== undefined ? { country: own.intern(channel.country) } : {}),
-      shiftHours: channel.shiftHours,
-      source: channel.source,
-    };
-  });
-  // Most entries are named as their channel: that name is kept once.
-  entries.keepNames((name, channel) => (name === subjects[channel]!.name ? undefined : own.intern(name)));
-  return subjects;
-}
-
-interface GuideReader {
-  readonly j: Judging;
-  readonly ctx: GuideContext;
-  readonly work: WorkDir;
-  readonly options: (location: string) => SourceOptions;
-  readonly previous: LiveTvImportOptions['previous'];
-}
-
-/**
- * Streams guide `g` into this pass's import from where the plan says. A guide that fails while
- * read from its source is judged bad: when nothing of it reached the import yet its last good
- * copy is read at once; otherwise true is returned (a new pass must start without it).
- */
-async function passGuide(r: GuideReader, g: GuidePlan, index: number, opened?: SourceStream): Promise<boolean> {
-  if (g.from === 'none') return false;
-  const options = r.options(g.location);
-  const limits = { maxDecompressedBytes: options.maxDecompressedBytes ?? 1024 * MiB };
-  g.tally = newGuideTally();
-  if (g.from === 'file' || g.from === 'copy') {
-    const chunks = g.from === 'file' ? readFileChunks(g.file!) : r.j.store.sourceCopy(g.key);
-    const read = await importGuide(r.ctx, g.source, index, openCopy(chunks, g.label, limits), g.tally);
-    if (g.from === 'file' || g.outcome === 'unchanged') {
-      g.report = { ...read.report, status: g.outcome === 'unchanged' ? 'unchanged' : 'fetched', outcome: g.outcome };
-    }
-    return false;
-  }
-  const validators = r.previous?.validators[g.location];
-  const conditional = validators !== undefined && hasCopy(g);
-  const copy = r.work.copy('guide', g.location);
-  try {
-    const stream =
-      opened ??
-      (g.source.open
-        ? await g.source.open({ ...options, copyTo: copy }, r.ctx.warn)
-        : await openSource(g.location, { ...options, copyTo: copy, ...(conditional ? { previous: validators } : {}) }));
-    if (stream.notModified) {
-      copy.discard();
-      g.outcome = 'unchanged';
-      if (g.state?.goodCounts) g.counts = g.state.goodCounts;
-      g.validators = validators!;
-      g.from = 'copy';
-      return passGuide(r, g, index);
-    }
-    const read = await importGuide(r.ctx, g.source, index, stream, g.tally);
-    g.report = read.report;
-    if (read.validators) g.validators = read.validators;
-    await copy.finish();
-    g.file = copy.path;
-    return false;
-  } catch (error) {
-    copy.discard();
-    if (r.ctx.imp.finished || (error instanceof MarqueeError && error.code === 'IMPORT_FAILED')) throw error;
-    const forbidden = error instanceof MarqueeError && error.code === 'SOURCE_FORBIDDEN' && g.source.namedBy;
-    judgeBad(
-      r.j,
-      g,
-      failureReason(error, g.label, r.ctx.signal) +
-        (forbidden ? ` (named by ${g.source.namedBy}; list it in sources.allowPrivate to allow it)` : ''),
-    );
-    if (validators) g.validators = validators;
-    if (g.tally.added) return true;
-    g.from = g.outcome === 'kept' ? 'copy' : 'none';
-    return passGuide(r, g, index);
-  }
-}
-
-/** The channels of this pass's playlists (fresh, or read back from copies), and the guides their headers name. */
-async function passChannels(
-  j: Judging,
-  plans: readonly PlaylistPlan[],
-  options: LiveTvImportOptions,
-  warn: (warning: ImportWarning) => void,
-  stays: string,
-  entries: EntryList,
-) {
-  const inputs: PlaylistInput[] = [];
-  const headerGuides: { location: string; namedBy: string }[] = [];
-  for (const p of plans) {
-    const playlist = await playlistOf(j, p, PLAYLIST_MAX_BYTES);
-    if (playlist === undefined) continue;
-    for (const url of playlist.header.guideUrls) {
-      if (!headerGuides.some((g) => g.location === url)) headerGuides.push({ location: url, namedBy: p.label });
-    }
-    inputs.push({ playlist, source: p.label, origin: p.key, shiftHours: p.source.shiftHours ?? 0 });
-    if (p.report && p.outcome === 'imported') {
-      p.report = { ...p.report, records: playlist.entries.length, warnings: playlist.warnings.length };
-    }
-  }
-  const channels = buildChannels(inputs, options, warn, entries);
-  if (channels.length === 0) {
-    throw new MarqueeError(
-      'IMPORT_FAILED',
-      `${plans.map((p) => p.label).join(', ')}: no channel to serve (none left after the group filters and URL checks); ${stays}`,
-    );
-  }
-  return { channels, headerGuides };
-}
-
-/**
- * The work folder: given, or a new one in the store's copies folder (copies can be as large as a
- * guide, so not in a RAM-backed /tmp; on the copies' file system, a good one is moved into place
- * at the commit), removed when the import ends.
- */
-function workDir(storeFile: string, given: string | undefined): WorkDir {
-  let dir: string | undefined;
-  let made = false;
-  let n = 0;
-  const copies = new Map<string, CopyFile>();
-  return {
-    copy(kind, location) {
-      const id = `${kind}:${location}`;
-      const existing = copies.get(id);
-      if (existing) return existing;
-      if (dir === undefined) {
-        if (given !== undefined) {
-          mkdirSync(given, { recursive: true });
-          dir = given;
-        } else {
-          const copies = copiesDir(storeFile);
-          mkdirSync(copies, { recursive: true });
-          dir = mkdtempSync(join(copies, `work-${process.pid}-`));
-          made = true;
-        }
-      }
-      const file = createCopyFile(join(dir, `${kind}-${n++}.copy`));
-      copies.set(id, file);
-      return file;
-    },
-    remove() {
-      for (const copy of copies.values()) {
-        copy.discard();
-        rmSync(copy.path, { force: true });
-      }
-      if (made && dir !== undefined) rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** The counts of the data being served (an unchanged refresh reports what is still served). */
-function servedCounts(store: Store): LiveTvImportResult['counts'] {
-  const c = store.counts();
-  return {
-    channels: c.channels,
-    streams: c.streams,
-    groups: c.groups,
-    programmes: c.programmes,
-    matchedChannels: c.matchedChannels,
-    unmatchedChannels: c.unmatchedChannels,
-  };
-}
-
-/**
- * A failure before the store import began (a playlist unreadable) still goes into the import
- * history, so `lastImport()` tells why a refresh failed. Best effort: an import already running
- * elsewhere, or a broken store, must not hide the source error.
- */
-async function recordFailure(store: Store, reason: string, sources?: readonly SourceAttempt[]): Promise<void> {
-  try {
-    const imp = await store.beginLiveTvImport({ lockTimeoutMs: 1_000 });
-    imp.abort(reason, sources);
-  } catch {
-    // The thrown source error is what the caller needs.
-  }
-}
-
-/** The guides the playlists' readers offer (an Xtream account's `xmltv.php`): the operator configured those sources. */
-function readerGuides(options: LiveTvImportOptions): readonly GuideSource[] {
-  return options.playlists.flatMap((p) => p.reader?.guides ?? []);
-}
-
-function configuredGuides(options: LiveTvImportOptions): readonly GuideSource[] | undefined {
-  return options.guides && options.guides.length > 0 ? options.guides : undefined;
-}
-
-/**
- * Guides named by a playlist header come from the playlist's content, not the operator: they may
- * never read a local file, nor reach a loopback, private or link-local address unless the
- * operator allows it (`allowPrivateSources`, setting `sources.allowPrivate`).
- */
-function guideOptions(base: SourceOptions, options: LiveTvImportOptions): (location: string) => SourceOptions {
-  if (configuredGuides(options)) return () => base;
-  const allow = options.allowPrivateSources;
-  const readers = new Set(readerGuides(options).map((g) => g.location));
-  return (location) =>
-    readers.has(location)
-      ? base
-      : {
-          ...base,
-          allowFiles: false,
-          allowPrivateAddresses: allow === true,
-          // A listed URL admits itself only: each hop of a redirect is judged on its own.
-          ...(Array.isArray(allow) ? { privateUrls: allow } : {}),
-        };
-}
-
-function unchanged(
-  store: Store,
-  playlists: readonly PlaylistPlan[],
-  guideReports: readonly SourceReport[],
-  previous: LiveTvImportOptions['previous'] & object,
-  durationMs: number,
-): LiveTvImportResult {
-  return {
-    status: 'unchanged',
-    counts: servedCounts(store),
-    matchedBy: { override: 0, tvgId: 0, feed: 0, displayName: 0, normalizedName: 0, scored: 0 },
-    unmatched: [],
-    warnings: [],
-    warningCount: 0,
-    dropped: {},
-    sources: [...playlists.map((p) => reportOf(p, Date.now())), ...guideReports],
-    state: previous,
-    durationMs,
-  };
-}
-
-/** What a failed import leaves served, for its message: on a fresh store there is nothing. */
-function whatStays(store: Store): string {
-  return store.counts().channels > 0
-    ? 'the previous data is still served'
-    : 'no live TV was imported before, so none is served';
-}
-
-/** One IMPORT_FAILED naming what was being read, whatever failed underneath. */
-function importFailure(error: unknown, reading: string, signal: AbortSignal | undefined, stays: string): MarqueeError {
-  if (error instanceof MarqueeError && error.code === 'IMPORT_FAILED') return error;
-  const why = signal?.aborted
-    ? 'the import was cancelled'
-    : error instanceof MarqueeError
-      ? `${error.code}: ${error.message}`
-      : error instanceof Error
-        ? error.message
-        : String(error);
-  return new MarqueeError('IMPORT_FAILED', `live-TV import failed while reading ${reading}: ${why}; ${stays}`, {
-    cause: error,
-    details: { source: reading },
-  });
 }
