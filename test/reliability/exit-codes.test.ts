@@ -9,14 +9,15 @@
  * `import.lockTimeoutSeconds`), and a bad library beside a good playlist; each beside a good part.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importAll } from '../../src/cli/app.js';
 import { importVerdict } from '../../src/cli/report.js';
 import { openStore } from '../../src/store/index.js';
 import { runCli } from '../helpers/cli.js';
+import { smallDisk } from '../helpers/tmpfs.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CORPUS = join(ROOT, '..', 'shared', 'corpus');
@@ -188,28 +189,12 @@ describe('marquee import and status exit 1 when a part fails beside a good one',
     expect(status.code).toBe(1);
   });
 
-  const mountPoint = join(tmpdir(), `marquee-exit-tmpfs-${process.pid}`);
-  const canMount = (() => {
-    if (process.getuid?.() !== 0) return false;
-    try {
-      mkdirSync(mountPoint, { recursive: true });
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16m', 'tmpfs', mountPoint], { stdio: 'ignore' });
-      return true;
-    } catch {
-      rmSync(mountPoint, { recursive: true, force: true });
-      return false;
-    }
-  })();
-  afterAll(() => {
-    if (!canMount) return;
-    execFileSync('umount', [mountPoint]);
-    rmSync(mountPoint, { recursive: true, force: true });
-  });
+  const mountPoint = smallDisk('marquee-exit-tmpfs');
 
-  it.skipIf(!canMount)(
+  it.skipIf(mountPoint === undefined)(
     'a full disk, on a real 16 MB tmpfs (root only): SQLITE_FULL in live TV, the library imports',
     async () => {
-      const db = join(mountPoint, 'marquee.db');
+      const db = join(mountPoint!, 'marquee.db');
       // The demo library (a few KB): the corpus's films would fill most of the 16 MB with their copy.
       copyFileSync(join(ROOT, 'examples', 'library', 'library.json'), join(dir, 'movies.json'));
       expect((await cli('import', '--db', db, '--playlist', 'tv.m3u', '--library', 'movies.json')).code).toBe(0);
@@ -217,9 +202,9 @@ describe('marquee import and status exit 1 when a part fails beside a good one',
       writeFileSync(big, bigPlaylist(5_000));
       // Room for the playlist's copy beside the database and a little more: not for its channels.
       const avail = Number(
-        execFileSync('df', ['-B1', '--output=avail', mountPoint]).toString().trim().split('\n').at(-1),
+        execFileSync('df', ['-B1', '--output=avail', mountPoint!]).toString().trim().split('\n').at(-1),
       );
-      const filler = join(mountPoint, 'filler');
+      const filler = join(mountPoint!, 'filler');
       writeFileSync(filler, Buffer.alloc(Math.max(0, avail - statSync(big).size - 256 * 1024)));
       const result = await cli('import', '--db', db, '--playlist', 'big.m3u', '--library', 'movies.json');
       expect(result.stdout).toMatch(/^live TV: import failed: .*database or disk is full \[SQLITE_FULL\]/m);

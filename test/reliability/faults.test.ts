@@ -7,15 +7,16 @@
  * (SIGKILL during an import is src/store/{livetv,library}/atomic.test.ts.)
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { isMarqueeError } from '../../src/errors.js';
 import { importLibrary } from '../../src/library/index.js';
 import { importLiveTv } from '../../src/livetv/index.js';
 import { listen, type RunningServer } from '../../src/server/index.js';
 import { openStore } from '../../src/store/index.js';
 import { runCli } from '../helpers/cli.js';
+import { smallDisk } from '../helpers/tmpfs.js';
 import { servedPaths, wholeAnswers } from './crawl.js';
 import { createSite, type Site } from './site.js';
 
@@ -81,35 +82,19 @@ describe('disk full during an import', () => {
     expect(result.counts.channels).toBe(5_000);
   });
 
-  const tmpfs = join('/tmp', `marquee-tmpfs-${process.pid}`);
-  const canMount = (() => {
-    if (process.getuid?.() !== 0) return false;
-    try {
-      mkdirSync(tmpfs, { recursive: true });
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16m', 'tmpfs', tmpfs], { stdio: 'ignore' });
-      return true;
-    } catch {
-      rmSync(tmpfs, { recursive: true, force: true });
-      return false;
-    }
-  })();
-  afterAll(() => {
-    if (!canMount) return;
-    execFileSync('umount', [tmpfs]);
-    rmSync(tmpfs, { recursive: true, force: true });
-  });
+  const tmpfs = smallDisk('marquee-tmpfs');
 
-  it.skipIf(!canMount)(
+  it.skipIf(tmpfs === undefined)(
     'on a real 16 MB tmpfs (root only): SQLITE_FULL fails the import clearly, the answers stay, freeing space heals',
     async () => {
-      served = await serve(join(tmpfs, 'marquee.db'));
+      served = await serve(join(tmpfs!, 'marquee.db'));
       const { site } = served;
       const big = join(site.dir, 'big.m3u');
       writeFileSync(big, bigPlaylist(5_000));
       // Fill what is left of the tmpfs but a few pages.
-      const stats = execFileSync('df', ['-B1', '--output=avail', tmpfs]).toString().trim().split('\n');
+      const stats = execFileSync('df', ['-B1', '--output=avail', tmpfs!]).toString().trim().split('\n');
       const free = Number(stats[stats.length - 1]);
-      const filler = join(tmpfs, 'filler');
+      const filler = join(tmpfs!, 'filler');
       writeFileSync(filler, Buffer.alloc(Math.max(0, free - 64 * 1024)));
       const version = site.store.dataVersion();
       const error = await importLiveTv(site.store, { ...site.livetv, playlists: [{ location: big }] }).catch(
@@ -126,22 +111,22 @@ describe('disk full during an import', () => {
     },
   );
 
-  it.skipIf(!canMount)(
+  it.skipIf(tmpfs === undefined)(
     'on a full tmpfs (root only): serve on a new database exits 3 with the code, leaving no file',
     async () => {
-      const stats = execFileSync('df', ['-B1', '--output=avail', tmpfs]).toString().trim().split('\n');
-      const filler = join(tmpfs, 'filler-start');
+      const stats = execFileSync('df', ['-B1', '--output=avail', tmpfs!]).toString().trim().split('\n');
+      const filler = join(tmpfs!, 'filler-start');
       writeFileSync(filler, Buffer.alloc(Number(stats[stats.length - 1])));
       try {
-        const before = readdirSync(tmpfs);
+        const before = readdirSync(tmpfs!);
         const library = join(import.meta.dirname, '..', '..', 'examples', 'library', 'library.json');
         const { code, stderr } = await runCli(
-          ['serve', '--db', join(tmpfs, 'new.db'), '--library', library, '--port', '0'],
-          { cwd: tmpfs },
+          ['serve', '--db', join(tmpfs!, 'new.db'), '--library', library, '--port', '0'],
+          { cwd: tmpfs! },
         );
         expect(code).toBe(3);
         expect(stderr).toMatch(/new\.db: database or disk is full \[SQLITE_FULL\] .*the disk is full/);
-        expect(readdirSync(tmpfs)).toEqual(before);
+        expect(readdirSync(tmpfs!)).toEqual(before);
       } finally {
         rmSync(filler);
       }
