@@ -9,8 +9,6 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +16,7 @@ import { createExampleAddon } from '../examples/example-addon.js';
 import { exportAddon, MARKER_FILE } from '../src/export/index.js';
 import { launchBrowser, type TestBrowser, watchPage } from './helpers/browser.js';
 import { runCli } from './helpers/cli.js';
+import { type StaticHost, serveFolder } from './helpers/http.js';
 
 const GUIDE = readFileSync(join(import.meta.dirname, '..', 'docs', 'https.md'), 'utf8');
 
@@ -78,27 +77,16 @@ describe('an export given the guide', () => {
 
   describe('in Chromium, served over plain HTTP', () => {
     let browser: TestBrowser;
-    let server: Server;
+    let host: StaticHost;
     let base: string;
     beforeAll(async () => {
-      // A static host: files as they are, `/` as index.html.
-      server = createServer((req, res) => {
-        const file = req.url === '/' ? 'index.html' : decodeURIComponent((req.url ?? '').slice(1).split(/[?#]/)[0]!);
-        try {
-          const body = readFileSync(join(out, file));
-          res.writeHead(200, { 'content-type': file.endsWith('.html') ? 'text/html' : 'application/json' }).end(body);
-        } catch {
-          res.writeHead(404).end();
-        }
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      host = await serveFolder(out);
+      base = host.base;
       browser = await launchBrowser();
     }, 60_000);
     afterAll(async () => {
       await browser?.close();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await host?.close();
     });
 
     it("follows the landing page's link to the guide's heading", async () => {

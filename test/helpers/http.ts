@@ -1,4 +1,7 @@
-import { request } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve, sep } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 
 export interface RawResponse {
@@ -46,4 +49,38 @@ export function httpRequest(
     if (options.body !== undefined) req.write(options.body);
     req.end();
   });
+}
+
+/** A static host over plain HTTP on 127.0.0.1: `folder`'s files as they are, `/` as index.html. */
+export interface StaticHost {
+  readonly base: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves an exported folder as a static host would (HTML as text/html, the rest as JSON; 404
+ * for what is not there or lies outside the folder).
+ * @example const host = await serveFolder(out); await tab.goto(`${host.base}/`); await host.close();
+ */
+export async function serveFolder(folder: string): Promise<StaticHost> {
+  const root = resolve(folder);
+  const server = createServer((req, res) => {
+    const path = req.url === '/' ? 'index.html' : decodeURIComponent((req.url ?? '').slice(1).split(/[?#]/)[0]!);
+    const file = resolve(root, path);
+    try {
+      if (!file.startsWith(`${root}${sep}`)) throw new Error('outside the folder');
+      const body = readFileSync(file);
+      res.writeHead(200, { 'content-type': file.endsWith('.html') ? 'text/html' : 'application/json' }).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((done) => server.close(done));
+    },
+  };
 }

@@ -9,8 +9,6 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +18,7 @@ import { exportAddon } from '../../src/export/index.js';
 import { createRequestHandler } from '../../src/server/index.js';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
+import { type StaticHost, serveFolder } from '../helpers/http.js';
 
 let dir: string;
 let out: string;
@@ -74,7 +73,7 @@ describe('the exported landing page', () => {
 
   describe('in Chromium', () => {
     let browser: TestBrowser;
-    let server: Server;
+    let host: StaticHost;
     let base: string;
     beforeAll(async () => {
       // A page someone managed to write a script into: the policy must keep it from running.
@@ -83,23 +82,13 @@ describe('the exported landing page', () => {
         join(out, 'injected.html'),
         page.replace('</main>', '<script>document.title = "injected";</script></main>'),
       );
-      server = createServer((req, res) => {
-        const file = req.url === '/' ? 'index.html' : (req.url ?? '').slice(1).split('?')[0]!;
-        try {
-          const body = readFileSync(join(out, file));
-          res.writeHead(200, { 'content-type': file.endsWith('.html') ? 'text/html' : 'application/json' }).end(body);
-        } catch {
-          res.writeHead(404).end();
-        }
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      host = await serveFolder(out);
+      base = host.base;
       browser = await launchBrowser();
     }, 60_000);
     afterAll(async () => {
       await browser?.close();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await host?.close();
     });
 
     it('runs the page scripts under the policy and not a script injected into the file', async () => {
