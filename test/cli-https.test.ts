@@ -5,45 +5,30 @@
  * certificate without its key, a file that is not there, swapped files) refused with exit 2
  * before anything is imported.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:https';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningCli, runCli, startCli } from './helpers/cli.js';
 import { httpRequest } from './helpers/http.js';
-import { type IssuedCertificate, issueCertificate, makeTestCa, servedSerial, type TestCa } from './helpers/tls.js';
+import {
+  type HttpsAnswer,
+  httpsGet,
+  type IssuedCertificate,
+  issueCertificate,
+  makeTestCa,
+  servedSerial,
+  type TestCa,
+} from './helpers/tls.js';
 
 let dir: string;
 let ca: TestCa;
 let cert: IssuedCertificate;
 const running: RunningCli[] = [];
 
-/** GET over https trusting only the test CA; `host` is the name asked for (and checked against the certificate). */
-function get(url: string, path: string): Promise<{ status: number; text: string; headers: Record<string, unknown> }> {
-  const u = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: u.port,
-        path,
-        servername: /^[\d.]+$/.test(u.hostname) ? undefined : u.hostname,
-        headers: { host: u.host },
-        ca: readFileSync(ca.certFile),
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => {
-          text += c;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, headers: res.headers }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
+/** GET `path` of the server at `url` over https, trusting only the test CA. */
+function get(url: string, path: string): Promise<HttpsAnswer> {
+  return httpsGet(new URL(path, url).href, ca.certFile);
 }
 
 function folder(): string {

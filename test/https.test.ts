@@ -6,7 +6,6 @@
  * files at start are refused naming the file; the plain redirect port sends clients to https.
  */
 import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:https';
 import { connect as connectTcp } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +15,14 @@ import { createAddon } from '../src/addon/index.js';
 import { isMarqueeError } from '../src/errors.js';
 import { createRequestHandler, listen, type RunningServer, type TlsReloadEvent } from '../src/server/index.js';
 import { httpRequest } from './helpers/http.js';
-import { type IssuedCertificate, issueCertificate, makeTestCa, servedSerial, type TestCa } from './helpers/tls.js';
+import {
+  httpsGet,
+  type IssuedCertificate,
+  issueCertificate,
+  makeTestCa,
+  servedSerial,
+  type TestCa,
+} from './helpers/tls.js';
 
 let dir: string;
 let ca: TestCa;
@@ -40,30 +46,9 @@ const addon = () =>
     },
   });
 
-/** GET over https, trusting only the test CA. */
-function httpsGet(port: number, path: string, host = 'localhost'): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        servername: host,
-        port,
-        path,
-        ca: readFileSync(ca.certFile),
-        headers: { host: `${host}:${port}` },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => {
-          text += c;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
+/** GET over https on `port`, as `localhost`, trusting only the test CA. */
+function get(port: number, path: string): Promise<{ status: number; text: string }> {
+  return httpsGet(`https://localhost:${port}${path}`, ca.certFile);
 }
 
 /** Poll until `ready` holds (a file check runs every `checkEveryMs`). */
@@ -93,13 +78,13 @@ describe('listen({ tls })', () => {
     try {
       expect(running.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
       expect(running.tls?.certificate()).toMatchObject({ serial: '1001', names: ['localhost', '127.0.0.1'] });
-      const manifest = await httpsGet(running.port, '/manifest.json');
+      const manifest = await get(running.port, '/manifest.json');
       expect(manifest.status).toBe(200);
       expect(JSON.parse(manifest.text).id).toBe('org.test.https');
-      const page = await httpsGet(running.port, '/catalog/movie/films.json');
+      const page = await get(running.port, '/catalog/movie/films.json');
       expect(JSON.parse(page.text).metas).toHaveLength(1);
       // The front page knows it is served over https: the one-click install link is offered.
-      const front = await httpsGet(running.port, '/');
+      const front = await get(running.port, '/');
       expect(front.text).toContain(`href="stremio://localhost:${running.port}/manifest.json"`);
       // Plain HTTP on the TLS port is not answered as HTTP.
       await expect(httpRequest(`http://127.0.0.1:${running.port}`, '/manifest.json')).rejects.toThrow();
@@ -136,7 +121,7 @@ describe('listen({ tls })', () => {
         `the TLS certificate ${certFile} holds no PEM certificate (-----BEGIN CERTIFICATE-----); the certificate in use is kept`,
       );
       expect(await servedSerial(running.port, ca.certFile)).toBe('1001');
-      expect((await httpsGet(running.port, '/manifest.json')).status).toBe(200);
+      expect((await get(running.port, '/manifest.json')).status).toBe(200);
 
       // The whole certificate, the key not yet: a pair that does not match is not taken either. Renamed
       // into place: written over in place, a check between the truncation and the write read another
@@ -163,7 +148,7 @@ describe('listen({ tls })', () => {
       ).toBe('1002');
       expect(events[2]).toMatchObject({ ok: true, serial: '1002' });
       expect(running.tls?.certificate().serial).toBe('1002');
-      expect((await httpsGet(running.port, '/manifest.json')).status).toBe(200);
+      expect((await get(running.port, '/manifest.json')).status).toBe(200);
 
       // The files gone for a moment (a renewal deleting before writing): said once, the certificate kept.
       rmSync(keyFile);

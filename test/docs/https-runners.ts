@@ -11,23 +11,13 @@
  * - ports 7000, 8443, 8080: free ones.
  */
 import { execFileSync } from 'node:child_process';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { request } from 'node:https';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { httpRequest } from '../helpers/http.js';
-import { issueCertificate, makeTestCa, servedSerial } from '../helpers/tls.js';
+import { httpsGet, issueCertificate, makeTestCa, servedSerial } from '../helpers/tls.js';
 import { type Block, commandsOf, extractBlocks, type Started, startShell } from './blocks.js';
 
 /** A port free now. */
@@ -39,33 +29,6 @@ function freePort(): Promise<number> {
       const { port } = server.address() as AddressInfo;
       server.close(() => resolve(port));
     });
-  });
-}
-
-/** GET `url` over https on 127.0.0.1, the name in the URL asked for and checked against the certificate. */
-function httpsGet(url: string, caFile: string): Promise<{ status: number; text: string }> {
-  const u = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: u.port || 443,
-        path: u.pathname + u.search,
-        servername: u.hostname,
-        headers: { host: u.host },
-        ca: readFileSync(caFile),
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => {
-          text += c;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
   });
 }
 

@@ -6,6 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
@@ -130,5 +131,45 @@ export function servedSerial(port: number, caFile: string, servername = 'localho
       resolve(serial);
     });
     socket.on('error', reject);
+  });
+}
+
+/** An answer read over https. */
+export interface HttpsAnswer {
+  readonly status: number;
+  readonly text: string;
+  readonly headers: Record<string, string | string[] | undefined>;
+}
+
+/**
+ * GET `url` over https, connecting to 127.0.0.1 whatever its host, trusting only `caFile`: the
+ * URL's name is asked for (SNI, Host) and checked against the certificate, as a client on the
+ * network would.
+ * @example const answer = await httpsGet('https://localhost:7443/manifest.json', ca.certFile)
+ */
+export function httpsGet(url: string, caFile: string): Promise<HttpsAnswer> {
+  const u = new URL(url);
+  const hostname = u.hostname.replace(/^\[|\]$/g, '');
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      {
+        host: '127.0.0.1',
+        port: u.port || 443,
+        path: u.pathname + u.search,
+        ...(isIP(hostname) ? {} : { servername: hostname }),
+        headers: { host: u.host },
+        ca: readFileSync(caFile),
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          text += c;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, headers: res.headers }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
   });
 }
