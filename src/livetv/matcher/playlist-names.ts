@@ -75,15 +75,43 @@ export class PlaylistNames {
    * to say what a guide that matched nothing came closest to.
    */
   closest(forms: readonly NameForm[], floor: number): { subject: number; score: number } | undefined {
-    if (this.#forms.length === 0) return undefined;
+    let best: { subject: number; score: number } | undefined;
+    this.#scoring(forms, floor, (s, score) => {
+      if (best === undefined || score > best.score) best = { subject: typeof s === 'number' ? s : s[0]!, score };
+    });
+    return best;
+  }
+
+  /**
+   * Calls `visit` with each playlist channel that could score at least the threshold with one of
+   * the guide names `forms` (a channel may be visited more than once).
+   */
+  wanting(forms: readonly NameForm[], visit: (subject: number) => void): void {
+    this.#scoring(forms, this.#threshold, (s) => {
+      if (typeof s === 'number') visit(s);
+      else for (const one of s) visit(one);
+    });
+  }
+
+  /**
+   * Calls `found` with the channel (or channels) of each playlist name that scores at least
+   * `floor` with one of the guide names `forms`, once per guide name, found through the index.
+   */
+  #scoring(
+    forms: readonly NameForm[],
+    floor: number,
+    found: (subjects: number | readonly number[], score: number) => void,
+  ): void {
+    if (this.#forms.length === 0) return;
     if (this.#seen.length < this.#forms.length) this.#seen = new Int32Array(this.#forms.length * 2);
     this.#postings ??= new Postings(this.#forms);
     const postings = this.#postings;
-    let best: { subject: number; score: number } | undefined;
     for (const g of forms) {
       if (g.tokens.length === 0) continue;
-      // Each name of the guide channel scores the playlist's names afresh.
+      // Each name of the guide channel scores the playlist's names afresh (`Russia 24` finds
+      // nothing in `Россия 24 (Благовещенск)` that `Россия 24` does).
       const stamp = ++this.#search;
+      // The score is at most covG: the guide name's unprobed weight alone must fall short of it.
       const probes = probeSet(
         g,
         floor,
@@ -97,48 +125,7 @@ export class PlaylistNames {
           if (this.#seen[n] === stamp) return;
           this.#seen[n] = stamp;
           const score = this.#scorer.score(this.#forms[n]!, g, OPTIMISTIC);
-          if (score >= floor && (best === undefined || score > best.score)) {
-            const s = this.#subjects[n]!;
-            best = { subject: typeof s === 'number' ? s : s[0]!, score };
-          }
-        });
-      }
-    }
-    return best;
-  }
-
-  /**
-   * Calls `visit` with each playlist channel that could score at least the threshold with one of
-   * the guide names `forms` (a channel may be visited more than once).
-   */
-  wanting(forms: readonly NameForm[], visit: (subject: number) => void): void {
-    if (this.#forms.length === 0) return;
-    if (this.#seen.length < this.#forms.length) this.#seen = new Int32Array(this.#forms.length * 2);
-    this.#postings ??= new Postings(this.#forms);
-    const postings = this.#postings;
-    for (const g of forms) {
-      if (g.tokens.length === 0) continue;
-      // Each name of the guide channel scores the playlist's names afresh (`Russia 24` finds
-      // nothing in `Россия 24 (Благовещенск)` that `Россия 24` does).
-      const stamp = ++this.#search;
-      // The score is at most covG: the guide name's unprobed weight alone must fall short of it.
-      const probes = probeSet(
-        g,
-        this.#threshold,
-        (i) => postings.reach(g, i),
-        (i) => guideExtra(g, i),
-        true,
-      );
-      if (g.call !== undefined) probes.push(...stationTokens(g, NONE));
-      for (const i of probes) {
-        postings.probe(g, i, (n) => {
-          if (this.#seen[n] === stamp) return;
-          this.#seen[n] = stamp;
-          if (this.#scorer.score(this.#forms[n]!, g, OPTIMISTIC) >= this.#threshold) {
-            const s = this.#subjects[n]!;
-            if (typeof s === 'number') visit(s);
-            else for (const one of s) visit(one);
-          }
+          if (score >= floor) found(this.#subjects[n]!, score);
         });
       }
     }
