@@ -17,7 +17,7 @@ import { importAll } from '../../src/cli/app.js';
 import { importVerdict } from '../../src/cli/report.js';
 import { openStore } from '../../src/store/index.js';
 import { runCli } from '../helpers/cli.js';
-import { smallDisk } from '../helpers/tmpfs.js';
+import { bigPlaylist, smallDisk } from '../helpers/full-disk.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CORPUS = join(ROOT, '..', 'shared', 'corpus');
@@ -31,18 +31,6 @@ const HTML_PAGE = `<!DOCTYPE html>
 https://example.org/only-a-url-on-a-line
 </body></html>
 `;
-
-/** A playlist of `n` channels: enough rows that the import needs a few MB of new pages. */
-function bigPlaylist(n: number): string {
-  const lines = ['#EXTM3U'];
-  for (let i = 0; i < n; i++) {
-    lines.push(
-      `#EXTINF:-1 tvg-id="big${i}.tv" group-title="Group ${i % 40}",Big Channel Number ${i} ${'·'.repeat(40)}`,
-    );
-    lines.push(`https://streams.example/big/${i}/${'x'.repeat(60)}.m3u8`);
-  }
-  return `${lines.join('\n')}\n`;
-}
 
 let dir: string;
 beforeEach(() => {

@@ -16,21 +16,9 @@ import { importLiveTv } from '../../src/livetv/index.js';
 import { listen, type RunningServer } from '../../src/server/index.js';
 import { openStore } from '../../src/store/index.js';
 import { runCli } from '../helpers/cli.js';
-import { smallDisk } from '../helpers/tmpfs.js';
+import { bigPlaylist, smallDisk } from '../helpers/full-disk.js';
 import { servedPaths, wholeAnswers } from './crawl.js';
 import { createSite, type Site } from './site.js';
-
-/** A playlist of `n` channels: enough rows that the import needs many new pages. */
-function bigPlaylist(n: number): string {
-  const lines = ['#EXTM3U'];
-  for (let i = 0; i < n; i++) {
-    lines.push(
-      `#EXTINF:-1 tvg-id="big${i}.tv" group-title="Group ${i % 40}",Big Channel Number ${i} ${'·'.repeat(40)}`,
-    );
-    lines.push(`https://streams.example/big/${i}/${'x'.repeat(60)}.m3u8`);
-  }
-  return `${lines.join('\n')}\n`;
-}
 
 interface Served {
   readonly site: Site;

@@ -1,3 +1,4 @@
+/** A full disk for tests: a real small tmpfs, and a playlist large enough to fill it. */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,4 +25,16 @@ export function smallDisk(name: string, size = '16m'): string | undefined {
     rmSync(path, { recursive: true, force: true });
   });
   return path;
+}
+
+/** A playlist of `n` channels with long names and URLs: enough rows that an import needs many new pages. */
+export function bigPlaylist(n: number): string {
+  const lines = ['#EXTM3U'];
+  for (let i = 0; i < n; i++) {
+    lines.push(
+      `#EXTINF:-1 tvg-id="big${i}.tv" group-title="Group ${i % 40}",Big Channel Number ${i} ${'·'.repeat(40)}`,
+    );
+    lines.push(`https://streams.example/big/${i}/${'x'.repeat(60)}.m3u8`);
+  }
+  return `${lines.join('\n')}\n`;
 }
