@@ -146,7 +146,13 @@ export function createAddon<const M extends DeepReadonly<ManifestInput>>(options
     if (configRequired && request.config === undefined) return notFound('this add-on needs a configuration');
     const values = config(request.config);
     if (!values) return notFound('the configuration is not valid');
-    const base = { type, id, config: values, ...(request.signal ? { signal: request.signal } : {}) };
+    const base = {
+      type,
+      id,
+      config: values,
+      ...(request.signal ? { signal: request.signal } : {}),
+      ...(request.origin !== undefined ? { origin: request.origin } : {}),
+    };
 
     if (resource === 'catalog') {
       const catalog = findCatalog(manifest!, type, id);

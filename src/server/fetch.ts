@@ -1,4 +1,22 @@
-import type { CoreRequest, RequestHandler } from './types.js';
+import type { BodyStream, CoreRequest, RequestHandler } from './types.js';
+
+/** A body stream as a Web ReadableStream, pulled chunk by chunk as the runtime reads it. */
+function readableOf(body: BodyStream): ReadableStream<Uint8Array> {
+  const iterator = body[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const next = await iterator.next();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+      async cancel() {
+        await iterator.return?.();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
 
 /**
  * Adapt the core handler to the Fetch API (`(Request) => Response`) for serverless and edge runtimes.
@@ -22,6 +40,7 @@ export function toFetchHandler(handler: RequestHandler): (request: Request) => P
     };
     const response = await handler(request);
     const noBody = req.method === 'HEAD' || response.status === 204 || response.status === 304;
-    return new Response(noBody ? null : response.body, { status: response.status, headers: response.headers });
+    const body = noBody ? null : response.stream !== undefined ? readableOf(response.stream) : response.body;
+    return new Response(body, { status: response.status, headers: response.headers });
   };
 }

@@ -199,6 +199,7 @@ function metadataOf(response: IncomingMessage, label: string, url: URL): SourceM
   if (response.headers.etag) metadata.etag = response.headers.etag;
   if (response.headers['last-modified']) metadata.lastModified = response.headers['last-modified'];
   if (response.headers['content-type']) metadata.contentType = response.headers['content-type'];
+  if (response.headers['content-range']) metadata.contentRange = response.headers['content-range'];
   return metadata;
 }
 

@@ -89,6 +89,8 @@ export interface SourceMetadata {
   readonly etag?: string;
   readonly lastModified?: string;
   readonly contentType?: string;
+  /** The answer's Content-Range, when it answered a range (206). */
+  readonly contentRange?: string;
 }
 
 /** An open source: iterate its (decompressed) bytes once. */
