@@ -117,7 +117,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
       const addon = getAddon();
       checkPageUrls(addon.manifest);
       const base = baseUrl(request);
-      return handleConfigure(addon, request, configure[1], base, 'POST', guideUrl(base));
+      return handleConfigure(addon, request, configure[1], base, 'POST', guideUrl(base), options.frontNotes);
     }
     if (!isRead) return textResponse(405, 'Method not allowed', { allow: ALLOWED });
 
@@ -141,7 +141,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
     if (path === '/') return await landing(addon, request);
     if (configure) {
       const base = baseUrl(request);
-      return handleConfigure(addon, request, configure[1], base, 'GET', guideUrl(base));
+      return handleConfigure(addon, request, configure[1], base, 'GET', guideUrl(base), options.frontNotes);
     }
     if (guidePath) {
       guide ??= guideContent(httpsGuide);

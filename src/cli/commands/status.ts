@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readRegistry, type SetRecord } from '../../hosted/index.js';
+import { readRelayStatus, relayStatusFile } from '../../relay/index.js';
 import {
   describeManifestChange,
   formatCounts,
@@ -16,6 +17,7 @@ import { changeJson, MAX_LISTED_CHANGES, stateCounts } from '../health.js';
 import { count } from '../plural.js';
 import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS } from '../resolve.js';
 import { matchesLines, matchesStatus } from './status-matches.js';
+import { relayJson, relayLines } from './status-relay.js';
 
 /** One source as `status --json` prints it. */
 interface SourceStatus {
@@ -154,6 +156,8 @@ export const statusCommand: Command = {
       io.stderr.write(`marquee status: ${db} does not exist: nothing was imported yet (run \`marquee import\`)\n`);
       return 3;
     }
+    // The relay runs in `serve`, another process: what it published beside the database.
+    const relay = readRelayStatus(relayStatusFile(db));
     const store = openStore(db);
     try {
       const states = store.sourceStates();
@@ -204,6 +208,7 @@ export const statusCommand: Command = {
               ...(health ? { health } : {}),
               ...(manifest ? { manifestChange: { ...manifest, at: iso(manifest.at) } } : {}),
               ...(sets ? { hosted: { dir: hostedDir, sets: sets.map(setStatus) } } : {}),
+              relay: relayJson(relay),
             },
             null,
             2,
@@ -242,6 +247,7 @@ export const statusCommand: Command = {
       if (manifest) lines.push(`manifest: ${formatTime(manifest.at)}: ${describeManifestChange(manifest)}`);
       if (matches) lines.push(...matchesLines(matches));
       if (sets) lines.push(...setLines(hostedDir, sets));
+      lines.push(...relayLines(relay));
       io.stdout.write(`${lines.join('\n')}\n`);
       return ok ? 0 : 1;
     } finally {
