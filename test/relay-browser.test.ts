@@ -175,13 +175,13 @@ describeWith(
       const page = await browser.context.newPage();
       await page.goto(`${pageOrigin}/`);
       await page.evaluate(
-        (streams) => (window as unknown as { play(s: string): Promise<void> }).play(streams),
+        (streams) => (globalThis as unknown as { play(s: string): Promise<void> }).play(streams),
         `${marquee}/stream/tv/${encodeURIComponent(channel)}.json`,
       );
       return page;
     }
 
-    const stateOf = (page: Page) => page.evaluate(() => (window as unknown as { state: PlayState }).state);
+    const stateOf = (page: Page) => page.evaluate(() => (globalThis as unknown as { state: PlayState }).state);
 
     /** Waits until the video's clock is past `at`, failing on a fatal player error. */
     async function reaches(page: Page, at: number, ms: number): Promise<PlayState> {
@@ -220,7 +220,7 @@ describeWith(
       const direct = await browser.context.newPage();
       await direct.goto(`${pageOrigin}/`);
       await direct.evaluate(
-        (url) => (window as unknown as { start(u: string): void }).start(url),
+        (url) => (globalThis as unknown as { start(u: string): void }).start(url),
         `${hlsHost.url}/hls/index.m3u8`,
       );
       await expect.poll(async () => (await stateOf(direct)).fatal.length, { timeout: 15_000 }).toBeGreaterThan(0);
