@@ -47,7 +47,9 @@ describe('relayed stream answers in the real client', () => {
       'http://backup.example/news/index.m3u8',
     ]);
     expect(result.streams[0]!.behaviorHints ?? {}).not.toHaveProperty('proxyHeaders');
-    expect(result.streams[0]!.behaviorHints?.notWebReady ?? false).toBe(false);
+    expect((result.streams[0]!.behaviorHints as { notWebReady?: boolean } | undefined)?.notWebReady ?? false).toBe(
+      false,
+    );
     expect(JSON.stringify(result.streams[0])).not.toMatch(/tv\.example|pa55word|SecretPlayer|portal/);
     // An https HLS stream that needs nothing plays as it is: served direct.
     const arte = await client.loadMeta({ transportUrl, type: 'tv', id: 'mq-tv:arte' });

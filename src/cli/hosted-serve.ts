@@ -4,7 +4,7 @@
  * `security.configKeyFile`, shared by every replica) encrypts the users' sources in their links.
  */
 import { resolve } from 'node:path';
-import { createHostedHandler, createHostedService, setKeySecret } from '../hosted/index.js';
+import { createHostedHandler, createHostedService, type HostedService, setKeySecret } from '../hosted/index.js';
 import { createRequestHandler, createTokenCodec, HTTPS_GUIDE_PATH, installReach } from '../server/index.js';
 import type { Io } from './command.js';
 import { httpsGuideOption } from './https-guide.js';
@@ -12,6 +12,7 @@ import { loadOrCreateKeyRing } from './keys.js';
 import { listenPerSettings } from './listen.js';
 import { createLogger } from './log.js';
 import { count } from './plural.js';
+import { startHostedRelay } from './relay-serve.js';
 import type { Settings } from './settings.js';
 import { version } from './version.js';
 
@@ -39,7 +40,15 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
     ...(settings.security?.trustProxy ? { trustProxy: true } : {}),
   };
   const hours = settings.refresh?.intervalHours ?? 6;
-  const service = createHostedService({
+  // The relay (hosted.relay; docs/relay.md): off unless set. Its lookups go to the sets' stores.
+  let service: HostedService | undefined;
+  const relay = startHostedRelay(settings, {
+    db,
+    ring: () => ring,
+    storeOf: (set) => service?.store(set),
+    log,
+  });
+  service = createHostedService({
     dir: h.dir ?? `${db}.hosted`,
     codec: createTokenCodec(ring, id),
     setKeySecret: setKeySecret(ring),
@@ -66,6 +75,7 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
       ...(settings.sources?.maxMegabytes ? { maxBytes: settings.sources.maxMegabytes * MiB } : {}),
     },
     handlerFor: (addon) => createRequestHandler(addon, { ...serverOptions, responseCache: { maxBytes: 8 * MiB } }),
+    ...(relay ? { relayFor: (key: string) => relay.linksFor(key) } : {}),
     log: (level, message, fields) =>
       level === 'error'
         ? log.error({ msg: message, ...fields })
@@ -73,6 +83,7 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
   });
   const hosted = createHostedHandler(service, {
     ...serverOptions,
+    ...(relay ? { relay: (request, path) => relay.relay.handle(request, path) } : {}),
     waitMs: (h.waitSeconds ?? 8) * 1000,
     ...(settings.security?.rateLimitPerMinute
       ? { rateLimit: { perMinute: settings.security.rateLimitPerMinute } }
@@ -98,15 +109,19 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
         ...(settings.sources?.allowPrivate === true
           ? ['  (--allow-private-sources: user URLs may reach this machine and its network)']
           : []),
+        ...(relay ? [relay.banner] : []),
         '',
       ].join('\n'),
     );
     const signal = await io.stopped;
     log.event(`${signal}: finishing requests in flight, then stopping`);
     stopTlsReload?.();
+    // Live answers end first: a relayed stream never finishes on its own.
+    relay?.stop();
     await running.close(10_000);
     return 0;
   } finally {
+    relay?.stop();
     await service.close();
     hosted.close();
   }

@@ -23,6 +23,7 @@ import { createXtreamClient } from '../sources/xtream/index.js';
 import { type Store, sourceKey } from '../store/index.js';
 import { xtreamSources } from './app.js';
 import { healthServing } from './health.js';
+import { count } from './plural.js';
 import type { Settings } from './settings.js';
 
 export interface RelayLog {
@@ -205,6 +206,88 @@ export function startServeRelay(
     links,
     banner: `  relay:     on: ${what} play through this server, one upstream per channel (docs/relay.md)`,
     note: `Channels play through this server's relay: ${what}.`,
+    stop() {
+      status?.stop();
+      relay.close();
+    },
+  };
+}
+
+/** Each source set's caps in hosted mode, when `hosted.relay` does not say. */
+export const HOSTED_SET_LIMITS = { maxUpstreams: 2, maxViewers: 6 } as const;
+
+export interface HostedRelay {
+  readonly relay: Relay;
+  /** The links of set `key`'s stream answers. */
+  linksFor(key: string): StreamRelay;
+  readonly banner: string;
+  stop(): void;
+}
+
+/**
+ * The relay of `serve --hosted`: off unless `hosted.relay` is set (and `relay.enabled` is not
+ * false); then each source set has its own caps, on top of the relay's own.
+ */
+export function startHostedRelay(
+  settings: Settings,
+  context: { db: string; ring: () => KeyRing; storeOf: (set: string) => Store | undefined; log: RelayLog },
+): HostedRelay | undefined {
+  const hosted = settings.hosted?.relay;
+  const mode = relayMode(settings);
+  if (hosted === undefined || hosted === false || mode === 'off') return undefined;
+  const caps = {
+    maxUpstreams: (typeof hosted === 'object' ? hosted.maxUpstreams : undefined) ?? HOSTED_SET_LIMITS.maxUpstreams,
+    maxViewers: (typeof hosted === 'object' ? hosted.maxViewers : undefined) ?? HOSTED_SET_LIMITS.maxViewers,
+  };
+  const limits = relayLimits(settings);
+  const tokens = relayTokens(context.ring);
+  const log = context.log;
+  const relay = createRelay({
+    tokens,
+    resolve: (payload, digest) => {
+      if (payload.set === undefined) return undefined;
+      const store = context.storeOf(payload.set);
+      return store === undefined ? undefined : lookUp(store, payload, digest);
+    },
+    limits,
+    // Users' streams are held to the address rules of users' sources.
+    policy: {
+      ...(settings.sources?.allowPrivate !== undefined ? { allowPrivate: settings.sources.allowPrivate } : {}),
+    },
+    setLimits: caps,
+    onFailure: (url, state, detail, target) => {
+      const store = target.set === undefined ? undefined : context.storeOf(target.set);
+      store
+        ?.recordStreamVerdicts([{ url, state, detail, at: Date.now() }])
+        .catch((error: Error) => log.warn('relay: could not record a stream failure', { reason: error.message }));
+    },
+    log: {
+      info: (message, fields) => log.event(message, fields),
+      warn: (message, fields) => log.warn(message, fields),
+    },
+  });
+  let status: StatusWriter | undefined;
+  try {
+    status = writeRelayStatus(
+      relayStatusFile(context.db),
+      () => ({
+        sessions: relay.sessions(),
+        limits: { maxUpstreams: limits.maxUpstreams, maxViewers: limits.maxViewers },
+      }),
+      (error) => log.warn('relay: could not write its status file', { reason: error.message }),
+    );
+  } catch {}
+  return {
+    relay,
+    linksFor: (key) =>
+      relayLinks({
+        mode: mode === 'always' ? 'always' : 'auto',
+        tokens,
+        set: key,
+        ...(settings.relay?.keepDirect ? { keepDirect: true } : {}),
+        ...(settings.publicUrl ? { publicUrl: settings.publicUrl } : {}),
+      }),
+    banner: `  relay:     on for users' streams (hosted.relay): ${count(caps.maxUpstreams, 'upstream')} and ${count(caps.maxViewers, 'viewer')} per source set (docs/relay.md)`,
     stop() {
       status?.stop();
       relay.close();

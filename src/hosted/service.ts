@@ -69,6 +69,7 @@ export function createHostedService(options: HostedOptions): HostedService {
     maxOpen: Math.max(1, options.maxOpenSets ?? 32),
     fileOf: (key) => setFile(dir, key),
     handlerFor: options.handlerFor,
+    ...(options.relayFor ? { relayFor: options.relayFor } : {}),
   });
   const capacity = createCapacity({
     registry,
@@ -256,6 +257,7 @@ export function createHostedService(options: HostedOptions): HostedService {
     },
     keyOf: (sources) => sourceSetKey(sources, options.setKeySecret),
     handler: (key) => openSets.handler(key),
+    store: (key) => (hasData(registry.get(key)) ? openSets.store(key) : undefined),
     progress: (key) => jobs.get(key)?.progress,
     record: (key) => registry.get(key),
     list: () => registry.all(),

@@ -36,8 +36,8 @@ export interface RelayOptions {
   readonly sourceLimit?: (pool: string) => SourceLimit | undefined | Promise<SourceLimit | undefined>;
   /** Hosted mode: each source set's own caps. */
   readonly setLimits?: { readonly maxUpstreams: number; readonly maxViewers: number };
-  /** An upstream failed (recorded in stream health by the caller). */
-  readonly onFailure?: (url: string, state: 'dead' | 'timeout', detail: string) => void;
+  /** An upstream failed (recorded in stream health by the caller, in the target's store). */
+  readonly onFailure?: (url: string, state: 'dead' | 'timeout', detail: string, target: RelayTarget) => void;
   readonly log?: RelayLog;
   readonly now?: () => number;
   /** How often viewers and idle sessions are checked. Default 1 s. */
@@ -108,8 +108,8 @@ export function createRelay(options: RelayOptions): Relay {
     limits,
     slots,
     buckets,
-    onFailure: (stream: RelayStream, state: 'dead' | 'timeout', detail: string) =>
-      options.onFailure?.(stream.url, state, detail),
+    onFailure: (stream: RelayStream, state: 'dead' | 'timeout', detail: string, target: RelayTarget) =>
+      options.onFailure?.(stream.url, state, detail, target),
     onClose: (session: Session) => {
       if (sessions.get(session.key) === session) sessions.delete(session.key);
       log.info('relay: upstream closed', { channel: session.channel, bytes: session.bytesIn });

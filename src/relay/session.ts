@@ -27,7 +27,7 @@ export interface SessionDeps {
   /** The limits a stream of this target counts against. */
   readonly buckets: (stream: RelayStream, target: RelayTarget) => Promise<readonly Bucket[]>;
   /** An upstream failed: recorded in stream health. */
-  readonly onFailure: (stream: RelayStream, state: 'dead' | 'timeout', detail: string) => void;
+  readonly onFailure: (stream: RelayStream, state: 'dead' | 'timeout', detail: string, target: RelayTarget) => void;
   readonly onClose: (session: Session) => void;
   readonly log: RelayLog;
   readonly now: () => number;
@@ -343,7 +343,7 @@ export class Session implements SlotHolder {
     if (this.#closed || generation !== this.#generation) return;
     const stream = this.target.streams[this.#current]!;
     const detail = `relay: ${reasonOf(error)}`;
-    this.#deps.onFailure(stream, state, detail);
+    this.#deps.onFailure(stream, state, detail, this.target);
     this.#deps.log.warn('relay: upstream failed, moving to the next stream', {
       channel: this.channel,
       upstream: stream.label,
@@ -387,6 +387,7 @@ export class Session implements SlotHolder {
       this.target.streams[index]!,
       code === 'SOURCE_TIMEOUT' ? 'timeout' : 'dead',
       `relay: ${reasonOf(error)}`,
+      this.target,
     );
   }
 

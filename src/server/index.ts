@@ -32,4 +32,13 @@ export { pageHeaders } from './page.js';
 export { createRateLimiter, type RateLimiter, type RateLimitOptions } from './rate-limit.js';
 export { clientAddress, localPath, redactPath } from './request-path.js';
 export { crossSiteOrigin, crossSiteResponse } from './same-site.js';
-export type { AddonSource, CoreRequest, CoreResponse, Logger, RequestHandler, ServerOptions } from './types.js';
+export type {
+  AddonSource,
+  BodyStream,
+  CoreRequest,
+  CoreResponse,
+  Logger,
+  MountedHandler,
+  RequestHandler,
+  ServerOptions,
+} from './types.js';

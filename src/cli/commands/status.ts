@@ -145,11 +145,12 @@ export const statusCommand: Command = {
     const setsOk = (sets ?? []).every(setOk);
     if (!existsSync(db) && sets) {
       // A hosted instance: its sets are all there is.
+      const relay = readRelayStatus(relayStatusFile(db));
       if (values.json) {
         io.stdout.write(
-          `${JSON.stringify({ db, ok: setsOk, hosted: { dir: hostedDir, sets: sets.map(setStatus) } }, null, 2)}\n`,
+          `${JSON.stringify({ db, ok: setsOk, hosted: { dir: hostedDir, sets: sets.map(setStatus) }, relay: relayJson(relay) }, null, 2)}\n`,
         );
-      } else io.stdout.write(`${setLines(hostedDir, sets).join('\n')}\n`);
+      } else io.stdout.write(`${[...setLines(hostedDir, sets), ...relayLines(relay)].join('\n')}\n`);
       return setsOk ? 0 : 1;
     }
     if (!existsSync(db)) {
