@@ -246,9 +246,9 @@ export const statusCommand: Command = {
         );
       }
       if (manifest) lines.push(`manifest: ${formatTime(manifest.at)}: ${describeManifestChange(manifest)}`);
+      lines.push(...relayLines(relay));
       if (matches) lines.push(...matchesLines(matches));
       if (sets) lines.push(...setLines(hostedDir, sets));
-      lines.push(...relayLines(relay));
       io.stdout.write(`${lines.join('\n')}\n`);
       return ok ? 0 : 1;
     } finally {
