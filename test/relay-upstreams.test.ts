@@ -55,9 +55,9 @@ describe('an HLS upstream', () => {
   it('is rewritten through relay ids; segments on another host are fetched once for all viewers', async () => {
     const origin = await host();
     const cdn = await host();
-    SEGMENTS.forEach((bytes, i) =>
-      cdn.routes.set(`/seg/s${i}.ts`, (_req, res) => res.writeHead(200, { 'content-type': 'video/mp2t' }).end(bytes)),
-    );
+    for (const [i, bytes] of SEGMENTS.entries()) {
+      cdn.routes.set(`/seg/s${i}.ts`, (_req, res) => res.writeHead(200, { 'content-type': 'video/mp2t' }).end(bytes));
+    }
     origin.routes.set(
       '/live/index.m3u8',
       liveHls(
@@ -89,7 +89,8 @@ describe('an HLS upstream', () => {
     const origin = await host();
     const key = Buffer.alloc(16, 7);
     origin.routes.set('/key', (_req, res) => res.writeHead(200).end(key));
-    SEGMENTS.forEach((bytes, i) => origin.routes.set(`/s${i}.ts`, (_req, res) => res.writeHead(200).end(bytes)));
+    for (const [i, bytes] of SEGMENTS.entries())
+      origin.routes.set(`/s${i}.ts`, (_req, res) => res.writeHead(200).end(bytes));
     origin.routes.set('/enc.m3u8', (_req, res) => {
       const lines = ['#EXTM3U', '#EXT-X-TARGETDURATION:2', '#EXT-X-MEDIA-SEQUENCE:0'];
       lines.push(
