@@ -148,8 +148,8 @@ export function createRelay(options: RelayOptions): Relay {
       }
     },
     async hold(target) {
-      const holder = { channel: target.channel.name, idle: () => false, release() {} };
-      slots.take(await buckets(target.streams[0]!, target), holder);
+      const holder = { channel: target.channel.name, idle: () => false, release: async () => {} };
+      await slots.take(await buckets(target.streams[0]!, target), holder);
       let given = false;
       return () => {
         if (given) return;

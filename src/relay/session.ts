@@ -34,6 +34,8 @@ export interface SessionDeps {
 }
 
 const FETCH_TIMEOUT_MS = 20_000;
+/** How long after closing an upstream connection another one of its source may open. */
+const CLOSE_GRACE_MS = 100;
 
 export class Session implements SlotHolder {
   readonly key: string;
@@ -98,9 +100,22 @@ export class Session implements SlotHolder {
     if (change > 0) this.#idleSince = undefined;
   }
 
-  release(): void {
+  release(): Promise<void> {
     this.#deps.log.info('relay: closing an idle channel to make room for another', { channel: this.channel });
+    const closed = this.#closing;
     this.close();
+    return closed;
+  }
+
+  /**
+   * Resolves once the upstream connection read now (if any) is closed, and a moment more: the
+   * provider learns of the close a little after it (its own count lags), and a connection opened
+   * at once in its place could be counted as a second.
+   */
+  get #closing(): Promise<void> {
+    const closed = this.#source?.closed;
+    if (closed === undefined) return Promise.resolve();
+    return closed.then(() => new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS)));
   }
 
   /**
@@ -213,7 +228,7 @@ export class Session implements SlotHolder {
   async #open(index: number, discontinuity: boolean): Promise<void> {
     const stream = this.target.streams[index]!;
     const deps = this.#deps;
-    deps.slots.take(await deps.buckets(stream, this.target), this);
+    await deps.slots.take(await deps.buckets(stream, this.target), this);
     const generation = ++this.#generation;
     try {
       const source = await openUpstream(deps.policy, stream.request, stream.request.url, deps.limits.stallMs);
@@ -349,8 +364,10 @@ export class Session implements SlotHolder {
       upstream: stream.label,
       reason: reasonOf(error),
     });
+    // The next connection opens once this one is closed: a provider never counts both.
+    const closed = this.#closing;
     this.#stopUpstream();
-    void this.#failover(this.#current);
+    void closed.then(() => this.#failover(this.#current));
   }
 
   async #failover(from: number): Promise<void> {

@@ -20,8 +20,8 @@ export interface SlotHolder {
   readonly channel: string;
   /** True while nobody watches (the holder is waiting out relay.idleSeconds): it may be asked to give its slot up. */
   idle(): boolean;
-  /** Close now and give the slot back (an idle holder, to make room). */
-  release(): void;
+  /** Close now and give the slot back (an idle holder, to make room); resolves once its connection is closed. */
+  release(): Promise<void>;
 }
 
 /** Why no slot was given. */
@@ -43,21 +43,37 @@ export class LimitRefusal extends Error {
 export class Slots {
   readonly #held = new Map<string, Set<SlotHolder>>();
 
-  /** Takes a slot in every bucket, making room by closing idle holders; throws LimitRefusal when one is full. */
-  take(buckets: readonly Bucket[], holder: SlotHolder): void {
+  /**
+   * Takes a slot in every bucket, making room by closing idle holders (waiting until their
+   * connections are closed: a provider counting connections never sees one more); throws
+   * LimitRefusal when one is full.
+   */
+  async take(buckets: readonly Bucket[], holder: SlotHolder): Promise<void> {
     for (const bucket of buckets) {
       const held = this.#held.get(bucket.key);
       if (held === undefined || held.size < bucket.max) continue;
       // Idle sessions (their last viewer left moments ago) give their connection up first.
+      const closing: Promise<void>[] = [];
       for (const other of [...held]) {
         if (held.size < bucket.max) break;
-        if (other !== holder && other.idle()) other.release();
+        if (other !== holder && other.idle()) closing.push(other.release());
       }
       if (held.size >= bucket.max)
         throw new LimitRefusal(
           bucket,
           [...held].map((h) => h.channel),
         );
+      await Promise.all(closing);
+    }
+    for (const bucket of buckets) {
+      // Another holder may have taken the room while the idle one closed.
+      const held = this.#held.get(bucket.key);
+      if (held !== undefined && held.size >= bucket.max && !held.has(holder)) {
+        throw new LimitRefusal(
+          bucket,
+          [...held].map((h) => h.channel),
+        );
+      }
     }
     for (const bucket of buckets) {
       let held = this.#held.get(bucket.key);

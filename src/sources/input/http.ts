@@ -183,9 +183,17 @@ function bodyOf(response: IncomingMessage, label: string, url: URL, maxBytes: nu
     body: body(),
     metadata,
     destroy: () => response.destroy(),
+    closed: socketClosed(response),
     url,
     status: response.statusCode ?? 200,
   };
+}
+
+/** Resolves once the answer's socket is closed (each read has a socket of its own: agent false). */
+function socketClosed(response: IncomingMessage): Promise<void> {
+  const socket = response.socket;
+  if (socket === null || socket.closed) return Promise.resolve();
+  return new Promise((resolve) => socket.once('close', () => resolve()));
 }
 
 function metadataOf(response: IncomingMessage, label: string, url: URL): SourceMetadata {

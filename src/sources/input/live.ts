@@ -47,6 +47,8 @@ export interface LiveSource {
   readonly url: string;
   /** Stops reading and closes the socket; safe to call more than once. */
   close(): void;
+  /** Resolves once the connection is closed (after `close()`, or when the server ended it). */
+  readonly closed: Promise<void>;
 }
 
 const DEFAULT_CHUNK = 256 * 1024;
@@ -127,6 +129,7 @@ export async function openLive(location: string, options: LiveOptions): Promise<
     metadata: source.metadata,
     status: source.status ?? 200,
     url: (source.url ?? parsed.url).href,
+    closed: source.closed ?? Promise.resolve(),
     close() {
       if (closed) return;
       closed = true;
