@@ -8,7 +8,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type RunningCli, runCli, startCli } from './helpers/cli.js';
 import { httpRequest } from './helpers/http.js';
 import {
@@ -20,6 +20,7 @@ import {
   servedSerial,
   type TestCa,
 } from './helpers/tls.js';
+import { describeWith } from './helpers/tools.js';
 
 let dir: string;
 let ca: TestCa;
@@ -59,7 +60,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('marquee serve --tls-cert --tls-key', () => {
+describeWith(['openssl'], 'marquee serve --tls-cert --tls-key', () => {
   it('serves https from the settings file, its paths relative to the file', async () => {
     const cwd = folder();
     mkdirSync(join(cwd, 'tls'));

@@ -12,13 +12,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { corpusDir, corpusFile, excerpt } from './helpers/corpus.js';
 import { ensureBuilt } from './helpers/serve-process.js';
 
 type Compress = typeof import('../src/server/compress.js');
 
 const ROOT = join(import.meta.dirname, '..');
 const BUILT = join(ROOT, 'dist', 'server', 'compress.js');
-const corpus = join(ROOT, '..', 'shared', 'corpus');
 
 let built: Compress;
 const saved = process.env.MARQUEE_COMPRESS_THREAD;
@@ -47,15 +47,24 @@ function expected(body: Uint8Array, encoding: 'br' | 'gzip'): Buffer {
     : gzipSync(body, { level: 6 });
 }
 
-/** Real-world bodies: the official add-on's answers and a film library from the shared corpus, as Marquee would serve them. */
+/**
+ * Real-world bodies, as Marquee would serve them: films of Wikipedia (the vendored excerpt, a page
+ * of them and a 2 MB list), and with MARQUEE_CORPUS the official add-on's answers and the corpus's
+ * 2010s films whole.
+ */
 function corpusBodies(): Buffer[] {
-  const addon = JSON.parse(readFileSync(join(corpus, 'addons', 'static-example.json'), 'utf8')) as unknown;
-  const films = JSON.parse(readFileSync(join(corpus, 'library', 'wikipedia-movies-2010s.json'), 'utf8')) as unknown[];
-  return [
-    Buffer.from(JSON.stringify(addon)),
+  const films = (JSON.parse(readFileSync(excerpt('library', 'marquee-movies.json'), 'utf8')) as { items: unknown[] })
+    .items;
+  const bodies = [
     Buffer.from(JSON.stringify({ metas: films.slice(0, 100) })),
-    Buffer.from(JSON.stringify({ metas: films })),
+    Buffer.from(JSON.stringify({ metas: Array.from({ length: 12 }, () => films).flat() })),
   ];
+  if (corpusDir() !== undefined) {
+    const addon = JSON.parse(readFileSync(corpusFile('addons', 'static-example.json'), 'utf8')) as unknown;
+    const all = JSON.parse(readFileSync(corpusFile('library', 'wikipedia-movies-2010s.json'), 'utf8')) as unknown[];
+    bodies.push(Buffer.from(JSON.stringify(addon)), Buffer.from(JSON.stringify({ metas: all })));
+  }
+  return bodies;
 }
 
 describe('the compression thread', () => {

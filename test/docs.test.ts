@@ -32,6 +32,7 @@ import { HTTPS_RUNNERS } from './docs/https-runners.js';
 import { runCli } from './helpers/cli.js';
 import { httpRequest } from './helpers/http.js';
 import { nginxBinary, testNginxConfig, writeNginxConfig } from './helpers/nginx.js';
+import { needs, type Tool } from './helpers/tools.js';
 import { startPanel } from './helpers/xtream-panel.js';
 
 const dirs: string[] = [];
@@ -675,6 +676,16 @@ function freePort(): Promise<number> {
 
 const ALL = documentationFiles().flatMap(extractBlocks);
 
+/** The system tools a block's runner drives (skipped, naming them, where one is missing; CI has them all). */
+const BLOCK_TOOLS: Record<string, Tool[]> = {
+  'export-nginx': ['nginx'],
+  'scaling-nginx': ['nginx'],
+  'https-tailscale-cert': ['openssl'],
+  'https-caddyfile': ['caddy'],
+  'https-caddy': ['caddy', 'curl'],
+  'https-own-name': ['openssl'],
+};
+
 describe('documentation code blocks', () => {
   it('every block names a runner that exists', () => {
     const missing = ALL.filter((b) => b.name === undefined || !(b.name in RUNNERS)).map(
@@ -685,6 +696,11 @@ describe('documentation code blocks', () => {
 
   for (const block of ALL) {
     const run = block.name === undefined ? undefined : RUNNERS[block.name];
-    it.runIf(run !== undefined)(`${block.file}:${block.line} ${block.name}`, { timeout: 120_000 }, () => run!(block));
+    const tools = needs(block.name === undefined ? [] : (BLOCK_TOOLS[block.name] ?? []));
+    it.runIf(run !== undefined && !tools.skip)(
+      tools.title(`${block.file}:${block.line} ${block.name}`),
+      { timeout: 120_000 },
+      () => run!(block),
+    );
   }
 });

@@ -10,7 +10,7 @@ import { connect as connectTcp } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect as connectTls } from 'node:tls';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createAddon } from '../src/addon/index.js';
 import { isMarqueeError } from '../src/errors.js';
 import { createRequestHandler, listen, type RunningServer, type TlsReloadEvent } from '../src/server/index.js';
@@ -23,6 +23,7 @@ import {
   servedSerial,
   type TestCa,
 } from './helpers/tls.js';
+import { describeWith } from './helpers/tools.js';
 
 let dir: string;
 let ca: TestCa;
@@ -69,7 +70,7 @@ beforeAll(() => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('listen({ tls })', () => {
+describeWith(['openssl'], 'listen({ tls })', () => {
   it('serves the add-on over HTTP/1.1 and TLS, its pages naming the https address', async () => {
     const running = await listen(createRequestHandler(addon()), {
       port: 0,
