@@ -27,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   liveTvMigrations[6]!,
   healthMigrations[0]!,
   liveTvMigrations[7]!,
+  liveTvMigrations[8]!,
 ];

@@ -203,6 +203,15 @@ export const liveTvMigrations: readonly Migration[] = [
       db.exec('ALTER TABLE channel_matches ADD COLUMN guide_name TEXT;');
     },
   },
+  {
+    // The line of each stream's entry in its playlist (its #EXTINF; an Xtream account's list
+    // position), so a channel's streams on one host (`…/backup.ts` twice) can be told apart in
+    // `marquee health --json` and `status`. Streams stored before have none until the next import.
+    name: 'livetv-009-stream-line',
+    up(db) {
+      db.exec('ALTER TABLE streams ADD COLUMN line INTEGER;');
+    },
+  },
 ];
 
 /** A programme's content from the columns of livetv-001 (frozen with that schema). */
