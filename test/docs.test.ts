@@ -6,7 +6,8 @@
  * this checkout (test/docs/blocks.ts), and assert what they answer. Where a block names an
  * address the test cannot reach (a public host), the runner says what it substitutes.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,6 +107,47 @@ const RUNNERS: Record<string, (block: Block) => Promise<void>> = {
     } finally {
       expect(await served.stop()).toBe(0);
     }
+  },
+
+  /**
+   * Installing from a checkout: in a fresh project beside `marquee` (a link to this checkout,
+   * which `npm ci` built), the block's lines as shown with the real npm and npx, offline (the
+   * tests fetch nothing, and a folder's install needs nothing from the registry). The project
+   * then imports the package by its name, too.
+   */
+  async 'readme-install-checkout'(block) {
+    const lines = commandsOf(block);
+    expect(lines).toEqual(['npm install ../marquee', 'npx marquee --version']);
+    const dir = folder();
+    symlinkSync(ROOT, join(dir, 'marquee'));
+    const project = join(dir, 'my-project');
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), '{ "name": "my-project", "version": "1.0.0", "private": true }\n');
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: dir,
+      npm_config_offline: 'true',
+      npm_config_update_notifier: 'false',
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+    };
+    const run = (file: string, args: string[]) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile(file, args, { cwd: project, env, timeout: 110_000 }, (error, stdout, stderr) =>
+          resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+        );
+      });
+    const install = await run('sh', ['-c', lines[0]!]);
+    expect(install.code, install.stderr).toBe(0);
+    const version = await run('sh', ['-c', lines[1]!]);
+    expect(version.code, version.stderr).toBe(0);
+    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+    const imported = await run(process.execPath, [
+      '--input-type=module',
+      '-e',
+      "const { createAddon } = await import('stremio-marquee/addon'); console.log(typeof createAddon)",
+    ]);
+    expect(imported.stdout.trim(), imported.stderr).toBe('function');
   },
 
   /** The settings file: read and checked as `marquee` reads it; relative paths resolve beside it. */
