@@ -60,7 +60,7 @@ async function entries(style, work) {
     );
     const truth = JSON.parse(readFileSync(join(out, `truth_${cc}.json`), 'utf8'));
     // One match per entry, in file order, as truth lists them.
-    report.livetv.matches.forEach((m, i) => rows.push({ ...m, truth: truth[i].truth }));
+    for (const [i, m] of report.livetv.matches.entries()) rows.push({ ...m, truth: truth[i].truth });
   }
   return rows;
 }
