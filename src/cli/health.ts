@@ -133,6 +133,9 @@ export function changeJson(change: HealthChangeRow) {
     channelName: change.channelName,
     ...(change.streamName !== undefined ? { stream: change.streamName } : {}),
     url: redactStreamUrl(change.url),
+    // Two streams of a channel on one host read alike once redacted (`…/backup.ts`): where each came from tells them apart.
+    ...(change.source !== undefined ? { source: change.source } : {}),
+    ...(change.line !== undefined ? { line: change.line } : {}),
     from: change.from ?? 'unchecked',
     to: change.to,
     ...(change.detail !== undefined ? { detail: change.detail } : {}),

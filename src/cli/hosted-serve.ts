@@ -9,6 +9,7 @@ import { createRequestHandler, createTokenCodec, HTTPS_GUIDE_PATH, installReach 
 import type { Io } from './command.js';
 import { httpsGuideOption } from './https-guide.js';
 import { loadOrCreateKeyRing } from './keys.js';
+import { atAddress, lanAddresses } from './lan-addresses.js';
 import { listenPerSettings } from './listen.js';
 import { createLogger } from './log.js';
 import { count } from './plural.js';
@@ -79,7 +80,10 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
       : {}),
   });
   try {
-    const { running, base } = await listenPerSettings(hosted.handle, settings, log);
+    const { running, host, base } = await listenPerSettings(hosted.handle, settings, log);
+    const plain = installReach(`${base}/manifest.json`) !== 'https';
+    // On every interface over plain HTTP the banner's 127.0.0.1 is this machine's alone: name its network addresses.
+    const lan = plain && settings.publicUrl === undefined ? lanAddresses(host) : [];
     // SIGHUP reads the certificate again now, not at the next check.
     const stopTlsReload = running.tls && io.onReload?.(() => void running.tls?.reload());
     io.stdout.write(
@@ -89,8 +93,13 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
         `  manifest:  ${base}/manifest.json`,
         `  configure: ${base}/configure`,
         `  sets:      ${service.dir} (${count(service.list().length, 'source set')})`,
+        ...(lan.length > 0
+          ? [
+              `  lan:       ${lan.map((a) => atAddress(`${base}/configure`, a)).join(', ')} (this machine on its network)`,
+            ]
+          : []),
         // Users install from the configure page; over plain HTTP their TVs and phones cannot.
-        ...(installReach(`${base}/manifest.json`) === 'https'
+        ...(!plain
           ? []
           : [
               `  https:     users' TVs and phones install add-ons only over HTTPS: serve with --tls-cert and --tls-key, or behind an HTTPS proxy (how: ${serverOptions.httpsGuide === undefined ? 'docs/https.md' : `${base}${HTTPS_GUIDE_PATH}`})`,

@@ -209,6 +209,8 @@ export async function handleHostedConfigure(
       : service.use(sources);
   const shown: Record<string, unknown> = { ...config };
   delete shown.xtreamPass;
+  // "Xtream password: unchanged" only where the link holds one: a playlist alone has none.
+  const storedPasswords = config.xtreamPass !== undefined && config.xtreamPass !== '' ? ['xtreamPass'] : [];
 
   if (!use.ready && !use.importing && use.refused) {
     const status = use.refused.code === 'RATE_LIMITED' ? 429 : 503;
@@ -239,6 +241,7 @@ export async function handleHostedConfigure(
         {
           values: shown,
           previous: encoded,
+          storedPasswords,
           notice: html`<section class="result" aria-live="polite"><h2>Importing your sources</h2><p>${line}</p><p><a href="${base}/${encodeURIComponent(encoded)}/configure">Refresh</a> (this page reloads itself every 2 seconds)</p></section>`,
         },
         { refresh: `2; url=${base}/${encodeURIComponent(encoded)}/configure` },
@@ -274,7 +277,7 @@ export async function handleHostedConfigure(
   const counts = result?.counts ?? record?.counts;
   if (wantsJson) return json(200, { manifestUrl, summary: summaryOf(counts) });
   const notice: SafeHtml = html`<p class="summary"><strong>${counts ? summaryLine(counts) : ''}</strong></p>`;
-  return page(200, { values: shown, previous: encoded, manifestUrl, notice });
+  return page(200, { values: shown, previous: encoded, storedPasswords, manifestUrl, notice });
 }
 
 function publicManifest(service: HostedService) {

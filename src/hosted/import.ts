@@ -9,6 +9,7 @@ import { importLiveTv, type PlaylistSource, type SourceState } from '../livetv/i
 import { isForbiddenAddress, redactLocation, type SourceOptions } from '../sources/input/index.js';
 import { xtreamSource } from '../sources/xtream/index.js';
 import type { Store } from '../store/index.js';
+import { userProblem } from './problem-text.js';
 import type { HostedSources } from './sources.js';
 
 export interface SetImportOptions {
@@ -131,12 +132,23 @@ export async function importSourceSet(
       problems.push({
         field: fieldOf(s.location, s.kind),
         code: 'SOURCE_INVALID',
-        message: `the ${s.kind === 'xtream' ? 'Xtream account' : s.kind} ${redactLocation(s.location)} ${s.reason ?? 'could not be used'}`,
+        message: userProblem(s.kind, redactLocation(s.location), s.reason),
       });
     }
   } catch (error) {
     const code = (error as { code?: string }).code ?? 'IMPORT_FAILED';
-    problems.push({ field: sources.playlist !== undefined ? 'playlist' : 'xtreamUrl', code, message: clean(error) });
+    // The cause per source, as the import recorded it: the whole-import message is an operator's.
+    const failed = failedPlaylists(store);
+    if (failed.length > 0) {
+      for (const s of failed) {
+        problems.push({
+          field: s.kind === 'xtream' ? 'xtreamUrl' : 'playlist',
+          code,
+          message: userProblem(s.kind, s.label, s.reason),
+        });
+      }
+    } else
+      problems.push({ field: sources.playlist !== undefined ? 'playlist' : 'xtreamUrl', code, message: clean(error) });
   }
   if (account?.library) {
     try {
@@ -158,6 +170,18 @@ export async function importSourceSet(
     problems,
     ...(state ? { state } : {}),
   };
+}
+
+/** The channel sources (playlists, Xtream accounts) the last attempt found bad, with their reasons. */
+function failedPlaylists(store: Store): { kind: string; label: string; reason?: string }[] {
+  try {
+    return store
+      .sourceStates('livetv')
+      .filter((s) => s.kind !== 'guide' && (s.outcome === 'none' || s.outcome === 'kept') && s.reason !== undefined)
+      .map((s) => ({ kind: s.kind, label: s.label, ...(s.reason !== undefined ? { reason: s.reason } : {}) }));
+  } catch {
+    return [];
+  }
 }
 
 /** An error's message for a user: without file paths of the server (the store's). */

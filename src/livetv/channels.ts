@@ -256,6 +256,7 @@ function streamOf(entry: PlaylistEntry, origin: string | undefined): StreamInput
   return {
     url: entry.url,
     ...(origin !== undefined ? { origin } : {}),
+    line: entry.line,
     name: entry.name,
     ...(entry.userAgent !== undefined ? { userAgent: entry.userAgent } : {}),
     ...(entry.referrer !== undefined ? { referrer: entry.referrer } : {}),

@@ -18,6 +18,7 @@ import {
 } from './import-support.js';
 import { workDir } from './import-work.js';
 import { GuideIndex, MatchDemand, matchingOf } from './match.js';
+import { keepForReview, type ReviewGuide } from './match-review.js';
 import { EntryList, matchChannels } from './match-step.js';
 import {
   attemptOf,
@@ -109,6 +110,8 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
       });
     }
 
+    /** The channels of guides judged bad in the first pass, for the review of matches. */
+    let review: ReviewGuide[] = [];
     for (let pass = 1; ; pass++) {
       const warnings = warningList(maxListed);
       for (const w of planWarnings) warnings.add(w);
@@ -183,6 +186,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
         maxListed,
         warn: warnings.add,
         formsOf: (i) => demand.formsOf(i),
+        review,
       });
 
       // 5. The guides read from their sources are judged by what they yield for our channels.
@@ -210,6 +214,14 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
         // about the bad guides' content stays in the report: it tells why they were refused.
         const bad = new Set(guides.filter((g) => g.outcome !== 'imported').map((g) => g.label));
         planWarnings.push(...warnings.listed.filter((w) => bad.has(w.source)));
+        // Their channels stay at hand for the review of matches (ids and names to pin them by).
+        review = keepForReview(
+          guides.flatMap((g) =>
+            g.outcome !== 'imported' && g.tally ? [{ label: g.label, channelIds: g.tally.channelIds }] : [],
+          ),
+          ctx.index,
+          options.maxReviewChannels,
+        );
         imp.discard();
         imp = undefined;
         for (const g of guides) {

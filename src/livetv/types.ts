@@ -128,6 +128,11 @@ export interface LiveTvImportOptions {
   /** Warnings and unmatched names listed in the result (the totals are always exact). Default 50. */
   readonly maxListed?: number;
   /**
+   * Channels of guides that fail as a whole (they "give nothing") kept for the review of matches,
+   * at most (their ids and names, for `marquee status --matches`). Default 20,000.
+   */
+  readonly maxReviewChannels?: number;
+  /**
    * The shrink guard: a playlist yielding fewer channels, or a guide fewer programmes for our
    * channels, than this share of its last good import is kept from last good. Default 0.5; 0 turns
    * the ratio off (a fall to nothing is still kept).
@@ -221,12 +226,28 @@ export interface EntryMatch {
   readonly channel: string;
   /** The guide channel id, or null when none. */
   readonly guide: string | null;
+  /** That guide channel's (first) display name, or null when none (or it has no name). */
+  readonly guideName: string | null;
   /** The rule that found it, or null when none did. */
   readonly rule: keyof MatchCounts | null;
   /** Its score (0..1) when `rule` is `scored`, else null. */
   readonly score: number | null;
   /** For scored and unmatched entries: the closest other guide channels, best first (up to 3). */
-  readonly candidates: readonly { readonly id: string; readonly score: number }[];
+  readonly candidates: readonly ReviewCandidate[];
+}
+
+/** A guide channel a channel's names came close to, as the review list shows it. */
+export interface ReviewCandidate {
+  readonly id: string;
+  /** Its (first) display name, when it has one. */
+  readonly name?: string;
+  /** 0..1. */
+  readonly score: number;
+  /**
+   * The guide it is in, when that guide failed as a whole in this import (it "gives nothing"):
+   * its channels are kept for review only, so the ids `guideOverrides` needs are at hand.
+   */
+  readonly failedGuide?: string;
 }
 
 /** How each matched channel found its guide channel. */

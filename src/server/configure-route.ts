@@ -51,7 +51,9 @@ export async function handleConfigure(
       baseUrl,
       nonce,
       values: shown,
-      ...(previousSegment !== undefined ? { previous: previousSegment } : { front: await frontPageData(addon) }),
+      ...(previousSegment !== undefined
+        ? { previous: previousSegment, storedPasswords: storedPasswords(fields, previous) }
+        : { front: await frontPageData(addon) }),
       ...guide,
     });
     return htmlResponse(200, page, headers);
@@ -79,13 +81,32 @@ export async function handleConfigure(
       nonce,
       values: { ...raw, ...shown },
       problems,
-      ...(old && sentPrevious !== undefined ? { previous: sentPrevious } : {}),
+      ...(old && sentPrevious !== undefined
+        ? { previous: sentPrevious, storedPasswords: storedPasswords(fields, old) }
+        : {}),
       ...guide,
     });
     return htmlResponse(400, page, headers);
   }
   const encoded = addon.configCodec.encode(values);
   const manifestUrl = `${baseUrl}/${encodeURIComponent(encoded)}/manifest.json`;
-  const page = configurePage({ manifest, baseUrl, nonce, values: shown, previous: encoded, manifestUrl, ...guide });
+  const page = configurePage({
+    manifest,
+    baseUrl,
+    nonce,
+    values: shown,
+    previous: encoded,
+    storedPasswords: storedPasswords(fields, values),
+    manifestUrl,
+    ...guide,
+  });
   return htmlResponse(200, page, headers);
+}
+
+/** The password fields `config` holds a value for (the page says "unchanged" for those only). */
+function storedPasswords(
+  fields: readonly { key: string; type?: string }[],
+  config: Readonly<Record<string, unknown>> | undefined,
+): string[] {
+  return fields.filter((f) => f.type === 'password' && (config?.[f.key] ?? '') !== '').map((f) => f.key);
 }

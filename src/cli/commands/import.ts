@@ -26,7 +26,7 @@ export const importCommand: Command = {
   name: 'import',
   summary: 'import playlists, guides and libraries into the database (atomically)',
   usage:
-    'marquee import [--playlist PATH|URL] [--epg PATH|URL] [--library PATH|URL] [--xtream URL] [--accept-shrink [SOURCE]] [--db FILE] [--config FILE]',
+    'marquee import [--playlist PATH|URL] [--epg PATH|URL] [--library PATH|URL] [--xtream URL] [--accept-shrink [SOURCE]] [--allow-private-sources] [--db FILE] [--config FILE]',
   options: {
     ...SOURCE_OPTIONS,
     ...STORE_OPTIONS,
@@ -37,6 +37,12 @@ export const importCommand: Command = {
       value: 'SOURCE',
       description:
         'take a source that shrank past sources.minYieldRatio of its last good import anyway: this source (a path or URL as configured), or every source when none is named',
+    },
+    'allow-private-sources': {
+      type: 'boolean',
+      env: 'MARQUEE_ALLOW_PRIVATE_SOURCES',
+      description:
+        "let URLs the sources name themselves (a playlist's url-tvg) reach loopback and private addresses (a home network, tests)",
     },
     json: { type: 'boolean', description: 'print the import report as JSON (for scripts)' },
   },

@@ -12,6 +12,7 @@ import { startHealthPasses } from '../health-serve.js';
 import { httpsGuideOption } from '../https-guide.js';
 import { importInWorker } from '../import-worker.js';
 import { installLines } from '../install-lines.js';
+import { lanAddresses } from '../lan-addresses.js';
 import { listenPerSettings } from '../listen.js';
 import { createLogger } from '../log.js';
 import { count } from '../plural.js';
@@ -192,7 +193,7 @@ export const serveCommand: Command = {
       const { running, host, base } = await listenPerSettings(handler, settings, log);
       const manifestUrl = `${base}/manifest.json`;
       const guideUrl = guide.httpsGuide !== undefined ? `${base}${HTTPS_GUIDE_PATH}` : undefined;
-      const install = await installLines(manifestUrl, host, values.qr === true, guideUrl);
+      const install = await installLines(manifestUrl, host, values.qr === true, guideUrl, lanAddresses(host));
       const qrCode = values.qr === true ? install.splice(install.indexOf('')) : [];
       io.stdout.write(
         [
@@ -201,7 +202,8 @@ export const serveCommand: Command = {
           `  manifest:  ${manifestUrl}`,
           ...install,
           ...(addon.configFields.length > 0 ? [`  configure: ${base}/configure`] : []),
-          ...(host === '127.0.0.1' || host === 'localhost'
+          // Behind an HTTPS proxy (publicUrl https://…) listening on this machine alone is the point.
+          ...((host === '127.0.0.1' || host === 'localhost') && !settings.publicUrl?.startsWith('https://')
             ? ['  (only this machine can reach it: use --host 0.0.0.0 to serve your network)']
             : []),
           ...(running.redirect ? [`  redirect:  port ${running.redirect.port} (plain HTTP) redirects to https`] : []),
