@@ -81,6 +81,8 @@ export function createHostedService(options: HostedOptions): HostedService {
   });
   /** Validators of each set's last good import, for "changed since?" (memory only: they name URLs). */
   const previous = new Map<string, SourceState>();
+  /** Aborted by close(): imports in progress stop (each rolls back) instead of holding the stop up. */
+  const closing = new AbortController();
 
   const fileOf = (key: string) => setFile(dir, key);
   const hasData = (record: SetRecord | undefined) => record?.importedAt !== undefined && sizeOf(fileOf(record.key)) > 0;
@@ -95,7 +97,7 @@ export function createHostedService(options: HostedOptions): HostedService {
   }
 
   function pump(): void {
-    while (active < concurrency && waiting.length > 0) {
+    while ((active < concurrency || closing.signal.aborted) && waiting.length > 0) {
       const job = waiting.shift()!;
       active++;
       job.start!();
@@ -114,6 +116,7 @@ export function createHostedService(options: HostedOptions): HostedService {
         log('info', 'importing a source set', { set: key });
         const prior = previous.get(key);
         new Promise<void>((created) => {
+          if (closing.signal.aborted) throw new MarqueeError('IMPORT_FAILED', 'the server is stopping');
           createPrivateFile(fileOf(key));
           created();
         })
@@ -121,6 +124,7 @@ export function createHostedService(options: HostedOptions): HostedService {
             runImport(fileOf(key), sources, {
               ...options.sourceOptions,
               ...(prior ? { previous: prior } : {}),
+              signal: closing.signal,
               onProgress: (p) => {
                 job.progress = p;
               },
@@ -138,6 +142,12 @@ export function createHostedService(options: HostedOptions): HostedService {
     // Nobody may be waiting for a refresh: its failure is logged, never unhandled.
     promise.catch((error: Error) => {
       const record = registry.get(key);
+      if (closing.signal.aborted) {
+        // Stopped with the server: not the set's failure (its last good data stays served).
+        if (!record) forget(key);
+        log('info', 'a source set import was stopped: the server is stopping', { set: key });
+        return;
+      }
       if (record) {
         record.lastImport = { at: now(), outcome: 'failed', problem: scrub(error.message, sources) };
         registry.changed();
@@ -161,6 +171,12 @@ export function createHostedService(options: HostedOptions): HostedService {
   function finish(job: Job, result: SetImportResult, ms: number): SetImportResult {
     const k = job.key;
     const problem = result.problems[0];
+    if (closing.signal.aborted && problem !== undefined) {
+      // Cut short by the server's stop: not the set's failure, and nothing new to record.
+      if (!registry.get(k)) forget(k);
+      log('info', 'a source set import was stopped: the server is stopping', { set: k });
+      return result;
+    }
     let record = registry.get(k);
     const kept = result.outcome === 'imported' && (record !== undefined || !job.strict || problem === undefined);
     const fields = {
@@ -260,7 +276,13 @@ export function createHostedService(options: HostedOptions): HostedService {
     record: (key) => registry.get(key),
     list: () => registry.all(),
     refused: (reason) => refusals.note(reason),
-    async close() {
+    async close(closeOptions = {}) {
+      // Stopping the server: running imports stop and roll back (a set's last good data stays),
+      // queued ones end at once without starting.
+      if (closeOptions.stopImports) {
+        closing.abort();
+        pump();
+      }
       await Promise.allSettled([...jobs.values()].map((j) => j.promise));
       refusals.flush();
       registry.close();

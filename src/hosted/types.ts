@@ -91,6 +91,9 @@ export interface HostedService {
   list(): SetRecord[];
   /** Counts a refused request, logged with the others once a minute. */
   refused(reason: string): void;
-  /** Wait for running imports (for tests and shutdown), then write the registry and close the stores. */
-  close(): Promise<void>;
+  /**
+   * Wait for running imports (for tests and shutdown), then write the registry and close the stores.
+   * `stopImports` (a server stopping): running imports are aborted and queued ones end unstarted.
+   */
+  close(options?: { readonly stopImports?: boolean }): Promise<void>;
 }

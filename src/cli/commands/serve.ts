@@ -18,6 +18,7 @@ import { count } from '../plural.js';
 import { startRefreshes } from '../refresh-serve.js';
 import { describeOutcome, importSucceeded, keptSourceList } from '../report.js';
 import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS, TLS_OPTIONS } from '../resolve.js';
+import { boundServeStop } from '../shutdown.js';
 import { watchFiles } from '../watch.js';
 
 export const serveCommand: Command = {
@@ -101,7 +102,10 @@ export const serveCommand: Command = {
     },
   },
   notes:
-    'Exit codes: 0 stopped by SIGINT/SIGTERM, 1 could not start, 2 bad flags or configuration, 3 database unavailable.',
+    'SIGHUP reads the key ring, the certificate and the database file again (one log line when one changed); it never stops the server.\n' +
+    'SIGINT/SIGTERM stop it: requests in flight are answered (up to 10 s), refreshes and health passes stopped; shutdownSeconds (default 15) bounds it all.\n' +
+    'Exit codes: 0 stopped by SIGINT/SIGTERM, 1 could not start (or did not stop within shutdownSeconds), 2 bad flags or configuration, 3 database unavailable.',
+  stopsInOrder: true,
   async run(values, _positionals, io) {
     const resolved = resolveSettings(values, io.cwd);
     let settings = resolved.settings;
@@ -279,11 +283,10 @@ export const serveCommand: Command = {
       });
 
       const signal = await io.stopped;
-      log.event(`${signal}: finishing requests in flight, then stopping`);
+      const { graceMs } = boundServeStop(io, settings, signal, log);
       warming.abort();
-      await refresher?.stop();
-      await healthPasses?.stop();
-      await running.close(10_000);
+      // All at once: the port stops taking connections now, not after a refresh has stopped.
+      await Promise.all([refresher?.stop(), healthPasses?.stop(), running.close(graceMs)]);
       return 0;
     } finally {
       stopWatch?.();
