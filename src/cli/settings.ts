@@ -127,8 +127,8 @@ export const SettingsSchema = v.strictObject({
   ),
   refresh: v.optional(v.strictObject({ intervalHours: v.pipe(v.number(), v.minValue(0)) })),
   /**
-   * The longest `serve` takes to stop on SIGINT/SIGTERM: requests in flight get up to 10 s (or
-   * this, when lower); whatever still runs at this bound is cut and the process exits 1. Default 15.
+   * The longest `serve` takes to stop on SIGINT/SIGTERM: requests in flight get up to 10 s, and
+   * whatever still runs at this bound is cut and the process exits 1. Default 15.
    */
   shutdownSeconds: v.optional(v.pipe(v.number(), v.minValue(1), v.maxValue(3600))),
   /** How an import (`marquee import`, a refresh of `serve`) waits for another writer of the database. */

@@ -1,8 +1,9 @@
 /**
  * How long `serve` (plain or hosted) may take to stop (`shutdownSeconds`). Requests in flight get
  * up to 10 s to finish; refreshes, health passes and imports are asked to stop at the same time.
- * Whatever still runs at the bound (a synchronous step of an import, a file read that never
- * returns) is cut: the process logs it and exits 1, so a supervisor's stop never hangs.
+ * Whatever still runs at the bound (a request still arriving when the bound is under 10 s, a
+ * synchronous step of an import, a file read that never returns) is cut: the process logs it and
+ * exits 1, so a supervisor's stop never hangs.
  */
 import type { Io } from './command.js';
 import type { Settings } from './settings.js';
@@ -33,7 +34,7 @@ export function stopOnSignal(io: Io, command: string, controller: AbortControlle
 
 /** `shutdownSeconds` when the settings do not say. */
 export const DEFAULT_SHUTDOWN_SECONDS = 15;
-/** The longest requests in flight are waited for (shorter when `shutdownSeconds` is). */
+/** The longest requests in flight are waited for (cut at `shutdownSeconds` when that is shorter). */
 const REQUEST_GRACE_MS = 10_000;
 
 /**
@@ -53,5 +54,5 @@ export function boundServeStop(
     }),
   );
   log.event(`${signal}: finishing requests in flight, then stopping (at most ${seconds} s)`);
-  return { graceMs: Math.min(REQUEST_GRACE_MS, seconds * 1000) };
+  return { graceMs: REQUEST_GRACE_MS };
 }

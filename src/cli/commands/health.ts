@@ -38,7 +38,10 @@ export const healthCommand: Command = {
     const store = openStore(db);
     // SIGINT/SIGTERM stop the pass within 2 s; a pass records only at its end, so nothing of it is.
     const stopping = new AbortController();
-    void stopOnSignal(io, 'health', stopping);
+    let stoppedBy: string | undefined;
+    void stopOnSignal(io, 'health', stopping).then((signal) => {
+      stoppedBy = signal;
+    });
     try {
       const options = healthPassOptions(settings, store);
       const tty = !values.json && io.stderr.isTTY === true;
@@ -85,8 +88,12 @@ export const healthCommand: Command = {
       return EXIT.ok;
     } catch (error) {
       if (!isMarqueeError(error, 'IMPORT_FAILED')) throw error;
-      if (values.json) io.stdout.write(`${JSON.stringify({ ok: false, error: error.message }, null, 2)}\n`);
-      io.stderr.write(`marquee health: ${error.message}\n`);
+      const message =
+        stoppedBy !== undefined
+          ? `stopped by ${stoppedBy}: nothing of this pass was recorded (every stream keeps the health of the last pass)`
+          : error.message;
+      if (values.json) io.stdout.write(`${JSON.stringify({ ok: false, error: message }, null, 2)}\n`);
+      io.stderr.write(`marquee health: ${message}\n`);
       return EXIT.failed;
     } finally {
       store.close();

@@ -18,7 +18,7 @@ import { count } from '../plural.js';
 import { startRefreshes } from '../refresh-serve.js';
 import { describeOutcome, importSucceeded, keptSourceList } from '../report.js';
 import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS, TLS_OPTIONS } from '../resolve.js';
-import { boundServeStop } from '../shutdown.js';
+import { boundServeStop, WORK_STOP_MS } from '../shutdown.js';
 import { watchFiles } from '../watch.js';
 
 export const serveCommand: Command = {
@@ -154,7 +154,26 @@ export const serveCommand: Command = {
         // own). In a worker, as refreshes are: a serving thread that had run an import (Node's
         // file, gunzip and HTTP client streams, its garbage) answered cached pages 10-30% slower
         // afterwards (bench/README.md, "Compression in a thread of its own").
-        const outcome = await importInWorker(db, settings, { parseThread: true });
+        // SIGINT/SIGTERM during it stop it (rolled back) rather than waiting for a whole guide.
+        const firstImport = new AbortController();
+        let importing = true;
+        let stoppedEarly: string | undefined;
+        void io.stopped.then((signal) => {
+          if (!importing) return;
+          stoppedEarly = signal;
+          io.boundStop?.(WORK_STOP_MS);
+          firstImport.abort();
+        });
+        const outcome = await importInWorker(db, settings, { parseThread: true, signal: firstImport.signal });
+        // From here a stop is the server's (shutdownSeconds), not the first import's.
+        importing = false;
+        if (stoppedEarly !== undefined) {
+          log.event(
+            `${stoppedEarly}: stopped during the first import, before serving (what it had not committed is rolled back)`,
+          );
+          leaveNothing = created && store.counts().channels === 0 && store.libraryCounts().items === 0;
+          return 0;
+        }
         for (const line of describeOutcome(outcome, { sources: false })) log.event(line);
         for (const kept of keptSourceList(outcome)) log.warn(kept.message);
         if (outcome.livetv && !('error' in outcome.livetv)) previous = outcome.livetv.state;
