@@ -14,8 +14,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import {
-  closeSync,
   chmodSync,
+  closeSync,
   copyFileSync,
   mkdirSync,
   openSync,
