@@ -13,7 +13,8 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { createTokenCodec, parseKeyRing } from '../../src/server/index.js';
+import { runCli, startCli } from '../helpers/cli.js';
 import { httpRequest } from '../helpers/http.js';
 import { ensureBuilt, type ServeChild, startMarquee } from '../helpers/serve-process.js';
 import { issueCertificate, makeTestCa, servedSerial } from '../helpers/tls.js';
@@ -140,6 +141,36 @@ describe.skipIf(!PROC)('SIGHUP never ends a server', () => {
     child.process.kill('SIGTERM');
     expect(await child.exited).toBe(0);
   }, 40_000);
+
+  it('serve --hosted reloads its key ring on SIGHUP: dropped keys open no link, one line, none when nothing changed', async () => {
+    const dir = folder();
+    const cli = startCli(['serve', '--hosted', '--port', '0', '--quiet', '--log-format', 'json'], { cwd: dir });
+    try {
+      const [, base] = await cli.waitForStdout(/manifest: +(http:\/\/\S+)\/manifest\.json/);
+      const keyFile = join(dir, 'marquee.db.keys.json');
+      const codec = createTokenCodec(parseKeyRing(readFileSync(keyFile, 'utf8')), 'org.marquee.hosted');
+      const link = `/${encodeURIComponent(codec.encode({ playlist: 'http://127.0.0.1:9/list.m3u' }))}/configure`;
+      expect((await httpRequest(base!, link)).status).not.toBe(404);
+      const from = cli.stdout().length;
+      for (let i = 0; i < 20; i++) cli.reload();
+      await sleep(300);
+      expect(cli.stdout().slice(from)).not.toMatch(/key ring/);
+
+      expect((await runCli(['rotate-key', '--drop-old'], { cwd: dir })).code).toBe(0);
+      for (let i = 0; i < 20; i++) cli.reload();
+      await sleep(1_500);
+      expect(
+        cli
+          .stdout()
+          .slice(from)
+          .match(/reloaded the key ring/g),
+      ).toHaveLength(1);
+      expect((await httpRequest(base!, link)).status).toBe(404);
+    } finally {
+      cli.stop();
+      await cli.done;
+    }
+  }, 30_000);
 
   itWith(
     ['openssl'],
