@@ -14,13 +14,14 @@ import { listenPerSettings } from './listen.js';
 import { createLogger } from './log.js';
 import { count } from './plural.js';
 import type { Settings } from './settings.js';
+import { settingsReload } from './settings-reload.js';
 import { boundServeStop } from './shutdown.js';
 import { version } from './version.js';
 import { watchKeyRing } from './watch-keys.js';
 
 const MiB = 1_048_576;
 
-export async function serveHosted(settings: Settings, io: Io): Promise<number> {
+export async function serveHosted(settings: Settings, io: Io, settingsFile?: string): Promise<number> {
   const log = createLogger(io.stdout, {
     format: settings.log?.format ?? (io.stdout.isTTY ? 'pretty' : 'json'),
     requests: settings.log?.requests ?? true,
@@ -102,9 +103,11 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
     const { running, base } = await listenPerSettings(hosted.handle, settings, log);
     // SIGHUP reads the certificate and the key ring again now, not at the next check; each logs
     // only when it changed. Registered over HTTP too: SIGHUP never ends the server.
+    const settingsChanged = settingsReload(settingsFile, (message) => log.warn(message));
     const stopReload = io.onReload?.(() => {
       keys.check();
       void running.tls?.reload();
+      settingsChanged();
     });
     io.stdout.write(
       [

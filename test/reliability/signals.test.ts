@@ -142,6 +142,29 @@ describe.skipIf(!PROC)('SIGHUP never ends a server', () => {
     expect(await child.exited).toBe(0);
   }, 40_000);
 
+  it('says once that a changed settings file needs a restart (settings are read at start only)', async () => {
+    const dir = await storedFolder();
+    writeFileSync(join(dir, 'marquee.yaml'), 'log: { requests: false }\n');
+    const cli = startCli(['serve', '--port', '0', '--log-format', 'json'], { cwd: dir });
+    try {
+      await cli.waitForStdout(/manifest: +http/);
+      const from = cli.stdout().length;
+      for (let i = 0; i < 10; i++) cli.reload();
+      expect(cli.stdout().slice(from)).toBe('');
+      writeFileSync(join(dir, 'marquee.yaml'), 'log: { requests: false }\nrefresh: { intervalHours: 1 }\n');
+      for (let i = 0; i < 10; i++) cli.reload();
+      const lines = cli.stdout().slice(from).trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0]!)).toMatchObject({
+        level: 'warn',
+        msg: `${join(dir, 'marquee.yaml')} changed: settings are read at start only, restart marquee serve to apply them (SIGHUP reloads the key ring, the TLS certificate and the database file)`,
+      });
+    } finally {
+      cli.stop();
+      await cli.done;
+    }
+  }, 30_000);
+
   it('serve --hosted reloads its key ring on SIGHUP: dropped keys open no link, one line, none when nothing changed', async () => {
     const dir = folder();
     const cli = startCli(['serve', '--hosted', '--port', '0', '--quiet', '--log-format', 'json'], { cwd: dir });

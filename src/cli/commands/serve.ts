@@ -18,6 +18,7 @@ import { count } from '../plural.js';
 import { startRefreshes } from '../refresh-serve.js';
 import { describeOutcome, importSucceeded, keptSourceList } from '../report.js';
 import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS, TLS_OPTIONS } from '../resolve.js';
+import { settingsReload } from '../settings-reload.js';
 import { boundServeStop, WORK_STOP_MS } from '../shutdown.js';
 import { watchFiles } from '../watch.js';
 
@@ -121,7 +122,8 @@ export const serveCommand: Command = {
     // A certificate that cannot be used is a settings mistake: said (exit 2) before the import, not after it.
     if (settings.tls?.cert && settings.tls.key) await readTlsPair(settings.tls.cert, settings.tls.key);
     // Hosted mode's modules load only for it: a plain server starts without them.
-    if (settings.hosted?.enabled === true) return (await import('../hosted-serve.js')).serveHosted(settings, io);
+    if (settings.hosted?.enabled === true)
+      return (await import('../hosted-serve.js')).serveHosted(settings, io, resolved.file);
     // With no source configured, what an earlier `marquee import` stored is served; the demo is for
     // an empty database. The demo always lives in its own temporary database: imported into the
     // user's, it would replace stored data, and on the next start be served with a stale guide.
@@ -253,11 +255,14 @@ export const serveCommand: Command = {
         error: (message) => log.error({ msg: message }),
         ...(io.onReload ? { onReload: io.onReload } : {}),
       });
-      // SIGHUP also reads the certificate again now, not at the next check.
+      // SIGHUP also reads the certificate again now, not at the next check, and says when the
+      // settings file changed (it is read at start only).
       const stopTlsReload = running.tls && io.onReload?.(() => void running.tls?.reload());
+      const stopSettingsReload = io.onReload?.(settingsReload(resolved.file, (message) => log.warn(message)));
       stopWatch = () => {
         watch.stop();
         stopTlsReload?.();
+        stopSettingsReload?.();
       };
       current = () => watch.store;
 
