@@ -16,15 +16,12 @@ import type { SetImportResult, SetProgress } from './import.js';
 import { importInWorker } from './import-worker.js';
 import { createOpenSets } from './open-sets.js';
 import { createRefusalLog } from './refusals.js';
+import { createRefusedSets } from './refused-sets.js';
 import { openRegistry, type Registry, type SetRecord } from './registry.js';
 import { type HostedSources, sourceSetKey } from './sources.js';
 import type { HostedOptions, HostedService, SetUse } from './types.js';
 
 const MiB = 1_048_576;
-/** How long the reason a set's first import was refused is kept for the page that watched it. */
-const REFUSAL_KEPT_MS = 10 * 60_000;
-/** Refusals kept at most (a key and a message of at most 300 characters each). */
-const MAX_REFUSALS_KEPT = 1_000;
 
 interface Job {
   readonly key: string;
@@ -85,21 +82,8 @@ export function createHostedService(options: HostedOptions): HostedService {
   });
   /** Validators of each set's last good import, for "changed since?" (memory only: they name URLs). */
   const previous = new Map<string, SourceState>();
-  /**
-   * Why the first import of a set was refused (a source failed), for the configure page that
-   * watched it: kept a while in memory (never logged), so its reloads say why instead of
-   * importing again. A set recorded or imported again later drops its entry.
-   */
-  const refusedSets = new Map<string, { readonly at: number; readonly code: string; readonly message: string }>();
-  const noteRefusal = (key: string, code: string, message: string) => {
-    refusedSets.delete(key);
-    refusedSets.set(key, { at: now(), code, message });
-    // The oldest go first past the bound: each entry is a key and a short message.
-    for (const old of refusedSets.keys()) {
-      if (refusedSets.size <= MAX_REFUSALS_KEPT) break;
-      refusedSets.delete(old);
-    }
-  };
+  /** Why a first import was refused, for the configure page that watched it (refused-sets.ts). */
+  const refusedSets = createRefusedSets(now);
   /** Aborted by close(): imports in progress stop (each rolls back) instead of holding the stop up. */
   const closing = new AbortController();
 
@@ -172,7 +156,7 @@ export function createHostedService(options: HostedOptions): HostedService {
         registry.changed();
       } else {
         forget(key);
-        noteRefusal(key, (error as { code?: string }).code ?? 'IMPORT_FAILED', error.message);
+        refusedSets.note(key, { code: (error as { code?: string }).code ?? 'IMPORT_FAILED', message: error.message });
       }
       log('error', 'a source set import failed', { set: key, code: (error as { code?: string }).code });
     });
@@ -215,7 +199,7 @@ export function createHostedService(options: HostedOptions): HostedService {
         message: 'the sources could not be imported',
       };
       // Shown only to whoever holds these sources (the key is theirs): as the page said it first.
-      noteRefusal(k, refusal.code, `${refusal.field}: ${refusal.message}`);
+      refusedSets.note(k, { code: refusal.code, message: `${refusal.field}: ${refusal.message}` });
       log(
         'warn',
         `source set import ${result.outcome === 'imported' ? 'refused (a source failed)' : 'failed'}`,
@@ -223,7 +207,7 @@ export function createHostedService(options: HostedOptions): HostedService {
       );
       return result;
     }
-    refusedSets.delete(k);
+    refusedSets.drop(k);
     if (!record) {
       const bytes = setBytes(dir, k);
       if (!capacity.makeRoom(k, registry.size + 1, capacity.diskUse() + bytes)) {
@@ -303,15 +287,7 @@ export function createHostedService(options: HostedOptions): HostedService {
     keyOf: (sources) => sourceSetKey(sources, options.setKeySecret),
     handler: (key) => openSets.handler(key),
     progress: (key) => jobs.get(key)?.progress,
-    refusal(key) {
-      const refused = refusedSets.get(key);
-      if (refused === undefined || jobs.has(key) || registry.get(key) !== undefined) return undefined;
-      if (now() - refused.at > REFUSAL_KEPT_MS) {
-        refusedSets.delete(key);
-        return undefined;
-      }
-      return { code: refused.code, message: refused.message };
-    },
+    refusal: (key) => (jobs.has(key) || registry.get(key) !== undefined ? undefined : refusedSets.get(key)),
     record: (key) => registry.get(key),
     list: () => registry.all(),
     refused: (reason) => refusals.note(reason),

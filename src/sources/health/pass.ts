@@ -19,8 +19,8 @@
  * took over 3 minutes"), and 200 on private addresses 25 s.
  */
 import { setMaxListeners } from 'node:events';
-import { isIP } from 'node:net';
 import { createHostMemo, isForbiddenAddress } from '../input/index.js';
+import { addressLiteral, createHostVerdicts, PRIVATE } from './hosts.js';
 import {
   type NetworkFailure,
   type ProbeOptions,
@@ -102,6 +102,7 @@ export function checkStreams<T extends StreamTarget>(
   const concurrency = Math.max(1, Math.trunc(options.concurrency));
   const maxRequests = options.maxRequests ?? Number.POSITIVE_INFINITY;
   const hostsMemo = createHostMemo();
+  const hostVerdicts = createHostVerdicts();
   const checks: StreamCheck<T>[] = [];
   const queues = new Map<string, T[]>();
   const ready: string[] = [];
@@ -224,28 +225,17 @@ export function checkStreams<T extends StreamTarget>(
     const unreachable = hops <= 1 && 'state' in outcome ? outcome.network : undefined;
     record(target, outcome, started, unreachable ? { unreachable } : {});
     if (unreachable) hostFailed(host, outcome as ProbeVerdict, unreachable);
-    else if ('state' in outcome || hops > 1) {
-      reached.add(host);
-      failing.delete(host);
-    } else if (outcome.skipped === 'private' && hops <= 1) privateHost(host);
+    else if ('state' in outcome || hops > 1) hostVerdicts.answered(host);
+    else if (outcome.skipped === 'private' && hops <= 1) privateHost(host);
     inFlight--;
     pump();
   }
 
-  /** Hosts a check of this pass got an answer from: they never decide their streams at once. */
-  const reached = new Set<string>();
-  /** Failures in a row of hosts that answered nothing yet. */
-  const failing = new Map<string, number>();
-
   /** A host whose first request failed to reach it: its rest decided at once past the rule. */
   function hostFailed(host: string, verdict: ProbeVerdict, how: NetworkFailure): void {
-    if (reached.has(host)) return;
-    const n = (failing.get(host) ?? 0) + 1;
-    failing.set(host, n);
-    if (n < (how === 'no-such-host' ? 1 : 2)) return;
-    const rest = take(host, () => true);
+    if (!hostVerdicts.failed(host, how)) return;
     const { state, detail } = verdict;
-    for (const target of rest) {
+    for (const target of take(host, () => true)) {
       record(target, { state, detail, network: how }, Date.now(), { unreachable: how, byHost: true });
     }
   }
@@ -301,17 +291,6 @@ export function checkStreams<T extends StreamTarget>(
 
   pump();
   return done;
-}
-
-const PRIVATE: ProbeOutcome = {
-  skipped: 'private',
-  detail: 'a private or local address (sources.allowPrivate allows it)',
-};
-
-/** The IP address a host (`name:port`, `[v6]:port`) is written as, or undefined for a name. */
-function addressLiteral(host: string): string | undefined {
-  const name = host.startsWith('[') ? host.slice(1, host.indexOf(']')) : host.replace(/:\d+$/, '');
-  return isIP(name) !== 0 ? name : undefined;
 }
 
 /** The host a stream's slots are counted by: its name and port. */
