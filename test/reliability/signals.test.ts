@@ -117,7 +117,7 @@ describe.skipIf(!PROC)('SIGHUP never ends a server', () => {
     const dir = await storedFolder();
     const { child, base } = await serve(['--quiet'], dir);
     // The warm-up after listening logs its line a moment after the banner: not a SIGHUP's.
-    await child.waitFor(/warmed up[^]*warmed up[^\n]*\n/);
+    await child.waitFor(/warmed up[\s\S]*warmed up[^\n]*\n/);
     const from = child.output().length;
     for (let i = 0; i < 50; i++) {
       child.process.kill('SIGHUP');
@@ -149,7 +149,7 @@ describe.skipIf(!PROC)('SIGHUP never ends a server', () => {
     writeFileSync(join(dir, 'marquee.yaml'), 'log: { requests: false }\n');
     const cli = startCli(['serve', '--port', '0', '--log-format', 'json'], { cwd: dir });
     try {
-      await cli.waitForStdout(/warmed up[^]*warmed up[^\n]*\n/);
+      await cli.waitForStdout(/warmed up[\s\S]*warmed up[^\n]*\n/);
       const from = cli.stdout().length;
       for (let i = 0; i < 10; i++) cli.reload();
       expect(cli.stdout().slice(from)).toBe('');
