@@ -6,7 +6,13 @@
 import { resolve } from 'node:path';
 import type { ConfigCodec } from '../addon/index.js';
 import { createHostedHandler, createHostedService, setKeySecret } from '../hosted/index.js';
-import { createRequestHandler, createTokenCodec, HTTPS_GUIDE_PATH, installReach } from '../server/index.js';
+import {
+  createRequestHandler,
+  createTokenCodec,
+  HTTPS_GUIDE_PATH,
+  installReach,
+  parseKeyRing,
+} from '../server/index.js';
 import type { Io } from './command.js';
 import { httpsGuideOption } from './https-guide.js';
 import { loadOrCreateKeyRing } from './keys.js';
@@ -39,9 +45,10 @@ export async function serveHosted(settings: Settings, io: Io, settingsFile?: str
   let codec = createTokenCodec(ring, id);
   const liveCodec: ConfigCodec = { encode: (values) => codec.encode(values), decode: (token) => codec.decode(token) };
   const keys = watchKeyRing(keyFile, {
-    onChange: () => {
+    onChange: (bytes) => {
       try {
-        codec = createTokenCodec(loadOrCreateKeyRing(keyFile).ring, id);
+        // The bytes read, never a new ring: a file gone for a moment must not become another key.
+        codec = createTokenCodec(parseKeyRing(bytes.toString('utf8')), id);
         log.event(`reloaded the key ring ${keyFile}: new install links use its current key`);
       } catch (error) {
         log.warn(

@@ -9,7 +9,7 @@ import { readRegularFileSync } from '../server/index.js';
 import { MAX_KEY_RING_BYTES } from './keys.js';
 
 export interface KeyRingWatch {
-  /** Reads the file now; calls `onChange` when its bytes changed. */
+  /** Reads the file now; calls `onChange` with its bytes when they changed. */
   check(): void;
   stop(): void;
 }
@@ -28,7 +28,7 @@ function readKeys(file: string): Buffer | undefined {
  */
 export function watchKeyRing(
   file: string,
-  options: { readonly intervalMs?: number; readonly onChange: () => void },
+  options: { readonly intervalMs?: number; readonly onChange: (bytes: Buffer) => void },
 ): KeyRingWatch {
   let seen = readKeys(file);
   const check = () => {
@@ -36,7 +36,7 @@ export function watchKeyRing(
     // Unreadable for a moment: the next look sees the result.
     if (now === undefined || (seen !== undefined && now.equals(seen))) return;
     seen = now;
-    options.onChange();
+    options.onChange(now);
   };
   const onFile = (now: Stats, before: Stats) => {
     if (now.nlink === 0 && now.mtimeMs === 0) return; // gone: the next build creates it

@@ -136,7 +136,7 @@ export function watchFiles(options: FileWatchOptions): FileWatch {
 
   const keys = watchKeyRing(options.keyFile, {
     ...(options.keyIntervalMs !== undefined ? { intervalMs: options.keyIntervalMs } : {}),
-    onChange: options.onKeys,
+    onChange: () => options.onKeys(),
   });
   // SIGHUP: both now, each acting (and logging) only on what changed.
   const unregister = options.onReload?.(() => {
