@@ -111,6 +111,12 @@ describeWith(['openssl'], 'marquee serve --tls-cert --tls-key', () => {
     });
     expect(moved.status).toBe(308);
     expect(moved.headers.location).toBe(manifestUrl);
+    // A foreign Host is never echoed (issue 48): the certificate's name, whatever the request says.
+    const foreign = await httpRequest(`http://127.0.0.1:${redirect![1]}`, '/configure', {
+      headers: { host: 'evil.example' },
+    });
+    expect(foreign.status).toBe(308);
+    expect(foreign.headers.location).toBe(manifestUrl.replace(/\/manifest\.json$/, '/configure'));
     expect((await get(manifestUrl, '/manifest.json')).status).toBe(200);
   });
 

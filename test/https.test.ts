@@ -161,7 +161,7 @@ describeWith(['openssl'], 'listen({ tls })', () => {
       expect(events).toHaveLength(4);
       expect(events[3]).toMatchObject({
         ok: false,
-        message: expect.stringMatching(/ENOENT.*the certificate in use is kept$/),
+        message: expect.stringMatching(/\.key cannot be read: file not found; the certificate in use is kept$/),
       });
       expect(await servedSerial(running.port, ca.certFile)).toBe('1002');
       copyFileSync(first.keyFile, keyFile);
@@ -225,7 +225,7 @@ describeWith(['openssl'], 'listen({ tls })', () => {
     }
   });
 
-  it('redirects the plain port to https, same host and path', async () => {
+  it('redirects the plain port to https, same path, on a name of the certificate or publicUrl, never the Host asked', async () => {
     const running = await listen(createRequestHandler(addon()), {
       port: 0,
       httpsRedirectPort: 0,
@@ -234,16 +234,36 @@ describeWith(['openssl'], 'listen({ tls })', () => {
     try {
       expect(running.redirect?.port).toBeGreaterThan(0);
       const plain = `http://127.0.0.1:${running.redirect!.port}`;
+      // A name the certificate covers (localhost, 127.0.0.1) is kept as asked.
       const moved = await httpRequest(plain, '/catalog/movie/films.json?x=1', {
-        headers: { host: `tv.example.org:${running.redirect!.port}` },
+        headers: { host: `127.0.0.1:${running.redirect!.port}` },
       });
       expect(moved.status).toBe(308);
-      expect(moved.headers.location).toBe(`https://tv.example.org:${running.port}/catalog/movie/films.json?x=1`);
-      // A Host header that is not a host name is not echoed back.
-      const odd = await httpRequest(plain, '/', { headers: { host: 'evil.example/<x>' } });
-      expect(odd.headers.location).toBe(`https://127.0.0.1:${running.port}/`);
+      expect(moved.headers.location).toBe(`https://127.0.0.1:${running.port}/catalog/movie/films.json?x=1`);
+      // Any other Host (issue 48: `Location: https://evil.example:…`) gets the certificate's name.
+      for (const host of [`evil.example:${running.redirect!.port}`, 'evil.example', 'evil.example/<x>', '[::1]']) {
+        const foreign = await httpRequest(plain, '/configure', { headers: { host } });
+        expect(foreign.status).toBe(308);
+        expect(foreign.headers.location).toBe(`https://localhost:${running.port}/configure`);
+      }
     } finally {
       await running.close(100);
+    }
+    // With publicUrl, its host whatever the request says.
+    const published = await listen(createRequestHandler(addon()), {
+      port: 0,
+      httpsRedirectPort: 0,
+      publicUrl: 'https://tv.example.org:8443/tv',
+      tls: { certFile: first.certFile, keyFile: first.keyFile, checkEveryMs: 0 },
+    });
+    try {
+      const plain = `http://127.0.0.1:${published.redirect!.port}`;
+      for (const host of ['evil.example', 'localhost', `127.0.0.1:${published.redirect!.port}`]) {
+        const moved = await httpRequest(plain, '/tv/manifest.json', { headers: { host } });
+        expect(moved.headers.location).toBe('https://tv.example.org:8443/tv/manifest.json');
+      }
+    } finally {
+      await published.close(100);
     }
     await expect(listen(createRequestHandler(addon()), { port: 0, httpsRedirectPort: 0 })).rejects.toThrow(
       /a redirect to https needs a certificate/,

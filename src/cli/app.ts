@@ -52,10 +52,12 @@ export function prepareDemo(now: number): { settings: Settings; cleanup: () => v
   const dir = mkdtempSync(join(tmpdir(), 'marquee-demo-'));
   const playlist = join(dir, 'demo.m3u');
   const guide = join(dir, 'demo.xml');
-  writeFileSync(playlist, demoPlaylist());
-  writeFileSync(guide, demoGuide(now));
+  writeFileSync(playlist, demoPlaylist(), { mode: 0o600 });
+  writeFileSync(guide, demoGuide(now), { mode: 0o600 });
   const library = join(dir, 'library.json');
-  writeFileSync(library, JSON.stringify(withDemoPosters(JSON.parse(readFileSync(DEMO_LIBRARY, 'utf8')))));
+  writeFileSync(library, JSON.stringify(withDemoPosters(JSON.parse(readFileSync(DEMO_LIBRARY, 'utf8')))), {
+    mode: 0o600,
+  });
   return {
     dir,
     settings: {

@@ -4,8 +4,15 @@
  * `security.configKeyFile`, shared by every replica) encrypts the users' sources in their links.
  */
 import { resolve } from 'node:path';
+import type { ConfigCodec } from '../addon/index.js';
 import { createHostedHandler, createHostedService, setKeySecret } from '../hosted/index.js';
-import { createRequestHandler, createTokenCodec, HTTPS_GUIDE_PATH, installReach } from '../server/index.js';
+import {
+  createRequestHandler,
+  createTokenCodec,
+  HTTPS_GUIDE_PATH,
+  installReach,
+  parseKeyRing,
+} from '../server/index.js';
 import type { Io } from './command.js';
 import { httpsGuideOption } from './https-guide.js';
 import { loadOrCreateKeyRing } from './keys.js';
@@ -14,11 +21,14 @@ import { listenPerSettings } from './listen.js';
 import { createLogger } from './log.js';
 import { count } from './plural.js';
 import type { Settings } from './settings.js';
+import { settingsReload } from './settings-reload.js';
+import { boundServeStop } from './shutdown.js';
 import { version } from './version.js';
+import { watchKeyRing } from './watch-keys.js';
 
 const MiB = 1_048_576;
 
-export async function serveHosted(settings: Settings, io: Io): Promise<number> {
+export async function serveHosted(settings: Settings, io: Io, settingsFile?: string): Promise<number> {
   const log = createLogger(io.stdout, {
     format: settings.log?.format ?? (io.stdout.isTTY ? 'pretty' : 'json'),
     requests: settings.log?.requests ?? true,
@@ -30,6 +40,24 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
   const keyFile = settings.security?.configKeyFile ?? `${db}.keys.json`;
   const { ring } = loadOrCreateKeyRing(keyFile);
   const id = settings.addon?.id ?? 'org.marquee.hosted';
+  // The key ring is read again when it changes (`marquee rotate-key`, within a second; at once on
+  // SIGHUP): new links use its current key, dropped keys stop opening links. The names of the
+  // source sets keep the secret they started with (a set renamed mid-run would lose its files).
+  let codec = createTokenCodec(ring, id);
+  const liveCodec: ConfigCodec = { encode: (values) => codec.encode(values), decode: (token) => codec.decode(token) };
+  const keys = watchKeyRing(keyFile, {
+    onChange: (bytes) => {
+      try {
+        // The bytes read, never a new ring: a file gone for a moment must not become another key.
+        codec = createTokenCodec(parseKeyRing(bytes.toString('utf8')), id);
+        log.event(`reloaded the key ring ${keyFile}: new install links use its current key`);
+      } catch (error) {
+        log.warn(
+          `the key ring ${keyFile} changed but was not taken: ${(error as Error).message}; the keys in use are kept`,
+        );
+      }
+    },
+  });
   const h = settings.hosted ?? {};
   // The public pages link the HTTPS guide at /https, served from the package's own docs/https.md.
   const serverOptions = {
@@ -42,7 +70,7 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
   const hours = settings.refresh?.intervalHours ?? 6;
   const service = createHostedService({
     dir: h.dir ?? `${db}.hosted`,
-    codec: createTokenCodec(ring, id),
+    codec: liveCodec,
     setKeySecret: setKeySecret(ring),
     manifest: {
       id,
@@ -84,8 +112,14 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
     const plain = installReach(`${base}/manifest.json`) !== 'https';
     // On every interface over plain HTTP the banner's 127.0.0.1 is this machine's alone: name its network addresses.
     const lan = plain && settings.publicUrl === undefined ? lanAddresses(host) : [];
-    // SIGHUP reads the certificate again now, not at the next check.
-    const stopTlsReload = running.tls && io.onReload?.(() => void running.tls?.reload());
+    // SIGHUP reads the certificate and the key ring again now, not at the next check; each logs
+    // only when it changed. Registered over HTTP too: SIGHUP never ends the server.
+    const settingsChanged = settingsReload(settingsFile, (message) => log.warn(message));
+    const stopReload = io.onReload?.(() => {
+      keys.check();
+      void running.tls?.reload();
+      settingsChanged();
+    });
     io.stdout.write(
       [
         '',
@@ -111,12 +145,13 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
       ].join('\n'),
     );
     const signal = await io.stopped;
-    log.event(`${signal}: finishing requests in flight, then stopping`);
-    stopTlsReload?.();
-    await running.close(10_000);
+    const { graceMs } = boundServeStop(io, settings, signal, log);
+    stopReload?.();
+    await running.close(graceMs);
     return 0;
   } finally {
-    await service.close();
+    keys.stop();
+    await service.close({ stopImports: true });
     hosted.close();
   }
 }

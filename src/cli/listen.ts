@@ -49,6 +49,7 @@ export async function listenPerSettings(
         }
       : {}),
     ...(settings.tls?.redirectPort !== undefined ? { httpsRedirectPort: settings.tls.redirectPort } : {}),
+    ...(settings.publicUrl !== undefined ? { publicUrl: settings.publicUrl } : {}),
   });
   const certificate = running.tls?.certificate();
   if (certificate) {

@@ -128,6 +128,11 @@ export const SettingsSchema = v.strictObject({
   ),
   /** Re-imports every `intervalHours` (default 6; 0 turns them off). */
   refresh: v.optional(v.strictObject({ intervalHours: v.optional(v.pipe(v.number(), v.minValue(0))) })),
+  /**
+   * The longest `serve` takes to stop on SIGINT/SIGTERM: requests in flight get up to 10 s, and
+   * whatever still runs at this bound is cut and the process exits 1. Default 15.
+   */
+  shutdownSeconds: v.optional(v.pipe(v.number(), v.minValue(1), v.maxValue(3600))),
   /** How an import (`marquee import`, a refresh of `serve`) waits for another writer of the database. */
   import: v.optional(v.strictObject({ lockTimeoutSeconds: v.optional(v.pipe(v.number(), v.minValue(0))) })),
   sources: v.optional(

@@ -87,10 +87,18 @@ export interface HostedService {
   handler(key: string): RequestHandler;
   /** Where the running import of a set is. */
   progress(key: string): SetProgress | undefined;
+  /**
+   * Why the first import of the set `key` was refused, in the last 10 minutes (a source failed,
+   * the import failed), while the set is neither recorded nor being imported again.
+   */
+  refusal(key: string): { readonly code: string; readonly message: string } | undefined;
   record(key: string): SetRecord | undefined;
   list(): SetRecord[];
   /** Counts a refused request, logged with the others once a minute. */
   refused(reason: string): void;
-  /** Wait for running imports (for tests and shutdown), then write the registry and close the stores. */
-  close(): Promise<void>;
+  /**
+   * Wait for running imports (for tests and shutdown), then write the registry and close the stores.
+   * `stopImports` (a server stopping): running imports are aborted and queued ones end unstarted.
+   */
+  close(options?: { readonly stopImports?: boolean }): Promise<void>;
 }

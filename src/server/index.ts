@@ -30,6 +30,7 @@ export {
 } from './node-tls.js';
 export { pageHeaders } from './page.js';
 export { createRateLimiter, type RateLimiter, type RateLimitOptions } from './rate-limit.js';
+export { readRegularFile, readRegularFileSync } from './regular-file.js';
 export { clientAddress, localPath, redactPath } from './request-path.js';
 export { crossSiteOrigin, crossSiteResponse } from './same-site.js';
 export type { AddonSource, CoreRequest, CoreResponse, Logger, RequestHandler, ServerOptions } from './types.js';
