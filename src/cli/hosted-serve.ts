@@ -9,6 +9,7 @@ import { createRequestHandler, createTokenCodec, HTTPS_GUIDE_PATH, installReach 
 import type { Io } from './command.js';
 import { httpsGuideOption } from './https-guide.js';
 import { loadOrCreateKeyRing } from './keys.js';
+import { importLimits } from './limits.js';
 import { listenPerSettings } from './listen.js';
 import { createLogger } from './log.js';
 import { count } from './plural.js';
@@ -64,6 +65,7 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
       allowPrivate: settings.sources?.allowPrivate === true,
       ...(settings.sources?.timeoutSeconds ? { timeoutMs: settings.sources.timeoutSeconds * 1000 } : {}),
       ...(settings.sources?.maxMegabytes ? { maxBytes: settings.sources.maxMegabytes * MiB } : {}),
+      limits: importLimits(settings),
     },
     handlerFor: (addon) => createRequestHandler(addon, { ...serverOptions, responseCache: { maxBytes: 8 * MiB } }),
     log: (level, message, fields) =>

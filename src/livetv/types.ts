@@ -2,6 +2,7 @@
  * What a live-TV import takes and reports. The CLI builds the options from the operator's
  * settings; the report is what it prints (and what the store keeps as the import's details).
  */
+import type { EntryLimits } from '../sources/entry-limits.js';
 import type { SourceOptions, SourceStream, SourceValidators } from '../sources/input/index.js';
 import type { Playlist } from '../sources/records.js';
 import type { SourceCounts, SourceOutcome } from '../store/index.js';
@@ -94,6 +95,18 @@ export interface LiveTvImportOptions {
   readonly horizonDays?: number;
   /** Preferred guide languages (`['de', 'en']`): the store keeps one text per programme field. */
   readonly languages?: readonly string[];
+  /**
+   * Counts and lengths of what the sources hold (sources/entry-limits.ts): entries per playlist
+   * and guide channels per guide (past them the source fails, named), names and programme texts
+   * (cut). Defaults DEFAULT_ENTRY_LIMITS. An Xtream account's reader has its own, given to it.
+   */
+  readonly limits?: Partial<EntryLimits>;
+  /**
+   * Streams kept per channel, in the order they are offered (playlists in priority order); the
+   * rest are counted in the report (`streamsOverCap`, and a warning per channel), never stored.
+   * Default 50 (`livetv.maxStreamsPerChannel`).
+   */
+  readonly maxStreamsPerChannel?: number;
   /** Read limits and timeouts for every source (the security options are set by the import). */
   readonly sourceOptions?: Omit<SourceOptions, 'previous' | 'signal' | 'allowPrivateAddresses' | 'allowFiles'>;
   /** `state` of the last successful import: when no source changed since, nothing is imported. */
@@ -195,6 +208,11 @@ export interface SourceReport {
   /** Entries (playlist) or programmes (guide) read. */
   readonly records: number;
   readonly warnings: number;
+  /**
+   * A guide's programme texts cut to their limits (`livetv.maxProgrammeTitleLength`: titles,
+   * sub-titles, categories; `livetv.maxDescriptionLength`: descriptions), when any.
+   */
+  readonly textsCut?: number;
   /** Set when the guide was not configured but named by this playlist's header (`url-tvg`). */
   readonly namedBy?: string;
 }
@@ -254,6 +272,8 @@ export interface LiveTvImportResult {
     /** Channels with at least one real programme. */
     readonly matchedChannels: number;
     readonly unmatchedChannels: number;
+    /** Streams the playlists gave past `maxStreamsPerChannel`: counted, not stored nor served. */
+    readonly streamsOverCap: number;
   };
   readonly matchedBy: MatchCounts;
   /**
