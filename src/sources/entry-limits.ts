@@ -66,16 +66,18 @@ export function entryLimits(overrides: Partial<EntryLimits> = {}): EntryLimits {
 
 /**
  * The error of a source with more entries than `max`: SOURCE_TOO_LARGE naming the source, what
- * it counted and the setting.
+ * it counted and the setting (`sources.maxEntries` unless told), and `note` after it.
  * @example tooManyEntries('list.m3u', 500000, 'entries').message // 'list.m3u: more than 500000 entries (sources.maxEntries)'
  */
 export function tooManyEntries(
   label: string,
   max: number,
   what: string,
-  setting: string = ENTRY_LIMIT_SETTINGS.maxEntries,
+  options: { readonly setting?: string; readonly note?: string } = {},
 ): MarqueeError {
-  return new MarqueeError('SOURCE_TOO_LARGE', `${label}: more than ${max} ${what} (${setting})`, {
+  const setting = options.setting ?? ENTRY_LIMIT_SETTINGS.maxEntries;
+  const note = options.note === undefined ? '' : `; ${options.note}`;
+  return new MarqueeError('SOURCE_TOO_LARGE', `${label}: more than ${max} ${what} (${setting}${note})`, {
     details: { source: label, limit: max, setting },
   });
 }

@@ -91,7 +91,7 @@ export async function readList(
       continue;
     }
     if (seen.size >= maxItems) {
-      throw tooManyEntries(`${client.account.label}: ${action}`, maxItems, 'titles', 'library.maxItems');
+      throw tooManyEntries(`${client.account.label}: ${action}`, maxItems, 'titles', { setting: 'library.maxItems' });
     }
     seen.add(itemId);
     const kept: Record<string, unknown> = {};

@@ -95,11 +95,9 @@ export async function readLive(
       continue;
     }
     if (seen.size >= maxStreams) {
-      throw tooManyEntries(
-        `${client.account.label}: get_live_streams`,
-        limits.maxEntries,
-        formats > 1 ? `entries (${maxStreams} live streams × ${formats} formats)` : 'entries',
-      );
+      throw tooManyEntries(`${client.account.label}: get_live_streams`, limits.maxEntries, 'entries', {
+        note: `${maxStreams + 1} live streams read, each an entry per output format (${formats})`,
+      });
     }
     seen.add(streamId);
     if (name.length > limits.maxNameLength) {
@@ -219,11 +217,9 @@ export function livePlaylist(
   const snapshot = parseSnapshot(text, label);
   const formats = Math.max(1, snapshot.formats.length);
   if (snapshot.streams.length * formats > limits.maxEntries) {
-    throw tooManyEntries(
-      `${label}: its live streams`,
-      limits.maxEntries,
-      formats > 1 ? `entries (${snapshot.streams.length} live streams × ${formats} formats)` : 'entries',
-    );
+    throw tooManyEntries(`${label}: its live streams`, limits.maxEntries, 'entries', {
+      note: `${snapshot.streams.length} live streams, each an entry per output format (${formats})`,
+    });
   }
   const warnings: SourceWarning[] = snapshot.warnings.map((message) => ({ source: label, message }));
   const entries: PlaylistEntry[] = [];
