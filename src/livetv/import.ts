@@ -274,6 +274,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
     for (let pass = 1; ; pass++) {
       const result = await runPass(pass);
       if (result !== undefined) return result;
+      options.onNewPass?.();
     }
   } catch (error) {
     opened?.stream.close();
