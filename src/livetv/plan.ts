@@ -224,13 +224,17 @@ export async function playlistOf(
   if (p.outcome === 'none') return undefined;
   const chunks = p.file ? readFileChunks(p.file) : j.store.sourceCopy(p.key);
   const text = await readCopyText(chunks, p.label, maxBytes);
-  return p.source.reader ? p.source.reader.parse(text) : parseM3u(text, p.label, m3uLimits(options));
+  return p.source.reader ? p.source.reader.parse(text) : parseM3u(text, p.label, m3uLimits(options, true));
 }
 
-/** The playlist reader's limits of the import's options. */
-function m3uLimits(options: LiveTvImportOptions) {
+/**
+ * The playlist reader's limits of the import's options. A copy was counted when it was read fresh
+ * (and its bytes are bounded): it is taken whole, so a limit lowered since does not turn the last
+ * good data of a failing source into a failure of the whole import.
+ */
+function m3uLimits(options: LiveTvImportOptions, copy = false) {
   const limits = entryLimits(options.limits);
-  return { maxEntries: limits.maxEntries, maxNameLength: limits.maxNameLength };
+  return { maxEntries: copy ? Number.POSITIVE_INFINITY : limits.maxEntries, maxNameLength: limits.maxNameLength };
 }
 
 /**

@@ -203,8 +203,8 @@ const NO_ATTRIBUTES: Readonly<Record<string, string>> = Object.freeze({});
  * attributes (`catchup="default"` with the panel's `/timeshift/` URL as `catchup-source`). With
  * it, what the account's guide needs of its channels if `xmltv.php` fails: the first channels
  * `get_short_epg` would be asked for, not every stream (a snapshot's streams are not kept past
- * this call: 300,000 of them were held through the whole import).
- * A snapshot making more than `limits.maxEntries` entries (a copy kept under a higher limit) fails.
+ * this call: 300,000 of them were held through the whole import). Its streams were counted as
+ * they were read (readLive), and a last good copy is taken whole, as a playlist's copy is.
  * @example const { playlist } = livePlaylist(text, account, {}, 'xtream me…@tv.example')
  */
 export function livePlaylist(
@@ -212,15 +212,8 @@ export function livePlaylist(
   account: XtreamAccount,
   filter: CategoryFilter,
   label: string,
-  limits: LiveLimits = DEFAULT_ENTRY_LIMITS,
 ): { playlist: Playlist; guide: GuideChannels } {
   const snapshot = parseSnapshot(text, label);
-  const formats = Math.max(1, snapshot.formats.length);
-  if (snapshot.streams.length * formats > limits.maxEntries) {
-    throw tooManyEntries(`${label}: its live streams`, limits.maxEntries, 'entries', {
-      note: `${snapshot.streams.length} live streams, each an entry per output format (${formats})`,
-    });
-  }
   const warnings: SourceWarning[] = snapshot.warnings.map((message) => ({ source: label, message }));
   const entries: PlaylistEntry[] = [];
   const guideStreams = new Map<string, LiveStream>();

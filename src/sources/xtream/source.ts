@@ -99,7 +99,7 @@ export function xtreamSource(
             return readLive(client, await server(read), entry);
           },
           parse(text) {
-            const { playlist, guide } = livePlaylist(text, account, settings, account.label, entry);
+            const { playlist, guide } = livePlaylist(text, account, settings, account.label);
             channels = guide;
             return playlist;
           },
