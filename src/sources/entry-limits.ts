@@ -93,10 +93,10 @@ export function cutText(text: string, max: number): string {
 }
 
 /**
- * The warning of a name cut: what it was (`name`, `tvg-name`, `group-title`...), its length and
- * the limit with its setting.
+ * The warning of a name cut: what it was (`name`, `tvg-name`, `group-title`...; empty when the
+ * warning names the field already), its length and the limit with its setting.
  * @example nameCut('name', 60000, 300) // 'name is 60000 characters long; cut to 300 (sources.maxNameLength)'
  */
 export function nameCut(what: string, length: number, max: number): string {
-  return `${what} is ${length} characters long; cut to ${max} (${ENTRY_LIMIT_SETTINGS.maxNameLength})`;
+  return `${what === '' ? '' : `${what} `}is ${length} characters long; cut to ${max} (${ENTRY_LIMIT_SETTINGS.maxNameLength})`;
 }

@@ -136,7 +136,7 @@ function cutNames(c: ItemCandidate, raw: Raw, o: ResolvedLibraryOptions, out: So
   const max = o.maxNameLength;
   const cut = (value: unknown, path: string) => {
     if (typeof value !== 'string' || value.length <= max) return value;
-    out.push(warning(c, path, nameCut(path.replace(/^.*\./, ''), value.length, max)));
+    out.push(warning(c, path, nameCut('', value.length, max)));
     return cutText(value, max);
   };
   let copy: Raw | undefined;
