@@ -120,6 +120,32 @@ describe('the compression thread', () => {
     expect(await built.stopCompressThread()).toBe(Math.min(4, availableParallelism()));
   });
 
+  it('gives a small body the first thread that is free, before the large ones waiting', async () => {
+    const threads = Math.min(4, availableParallelism());
+    // Three large bodies per thread (each about 1.5 MB of guide-like JSON), then one small one.
+    const large = Array.from({ length: threads * 3 }, (_, i) =>
+      Buffer.from(
+        JSON.stringify({
+          metasDetailed: Array.from({ length: 30_000 }, (_, j) => ({
+            id: `mq-tv:c${i}-${j}`,
+            name: `Programme ${j * 7919}`,
+          })),
+        }),
+      ),
+    );
+    expect(large[0]!.byteLength).toBeGreaterThan(256 * 1024);
+    const order: string[] = [];
+    const running = large.map((b, i) => built.compress(b, 'br').then(() => order.push(`large ${i}`)));
+    const small = Buffer.from(JSON.stringify({ metas: [{ id: 'tt1', name: 'A small page' }], pad: 'x'.repeat(4_000) }));
+    const out = await built.compress(small, 'gzip');
+    order.push('small');
+    expect(gunzipSync(out).equals(small)).toBe(true);
+    await Promise.all(running);
+    // At most the bodies the threads had when it came were answered before it.
+    expect(order.indexOf('small'), order.join(', ')).toBeLessThanOrEqual(threads);
+    await built.stopCompressThread();
+  });
+
   it('compresses here what a thread ended with unanswered, and starts a new thread for the next body', async () => {
     const bodies = corpusBodies();
     const pending = bodies.flatMap((b) => [built.compress(b, 'br'), built.compress(b, 'gzip')]);

@@ -17,6 +17,7 @@ import type { Io } from './command.js';
 import { httpsGuideOption } from './https-guide.js';
 import { loadOrCreateKeyRing } from './keys.js';
 import { atAddress, lanAddresses } from './lan-addresses.js';
+import { importLimits } from './limits.js';
 import { listenPerSettings } from './listen.js';
 import { createLogger } from './log.js';
 import { count } from './plural.js';
@@ -93,6 +94,7 @@ export async function serveHosted(settings: Settings, io: Io, settingsFile?: str
       allowPrivate: settings.sources?.allowPrivate === true,
       ...(settings.sources?.timeoutSeconds ? { timeoutMs: settings.sources.timeoutSeconds * 1000 } : {}),
       ...(settings.sources?.maxMegabytes ? { maxBytes: settings.sources.maxMegabytes * MiB } : {}),
+      limits: importLimits(settings),
     },
     handlerFor: (addon) => createRequestHandler(addon, { ...serverOptions, responseCache: { maxBytes: 8 * MiB } }),
     log: (level, message, fields) =>

@@ -28,6 +28,9 @@ const Source = v.union([
 
 const Hours = v.pipe(v.number(), v.minValue(0));
 
+/** A count or length limit (issue 48): a whole number of at least 1. */
+const Count = v.pipe(v.number(), v.integer(), v.minValue(1));
+
 /** A URL that reaches a page (the landing page's icon and header, the install link): http(s) only. */
 const PageUrl = v.pipe(UrlSchema, v.check(isPageUrl, 'must be an http(s) URL: it reaches the landing page'));
 
@@ -97,11 +100,19 @@ export const SettingsSchema = v.strictObject({
       retentionDays: v.optional(Hours),
       horizonDays: v.optional(Hours),
       languages: v.optional(v.array(v.string())),
+      /** Streams served per channel; the rest are counted in the import report, never stored. Default 50. */
+      maxStreamsPerChannel: v.optional(Count),
+      /** Characters of a programme's title, sub-title or category; longer is cut and counted. Default 300. */
+      maxProgrammeTitleLength: v.optional(Count),
+      /** Characters of a programme's description; longer is cut and counted. Default 4,000. */
+      maxDescriptionLength: v.optional(Count),
     }),
   ),
   library: v.optional(
     v.strictObject({
       files: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
+      /** Items of the library files together, and titles of each Xtream movie or series list; more fails. Default 100,000. */
+      maxItems: v.optional(Count),
       catalogs: v.optional(
         v.array(
           v.strictObject({
@@ -139,6 +150,12 @@ export const SettingsSchema = v.strictObject({
     v.strictObject({
       timeoutSeconds: v.optional(v.pipe(v.number(), v.minValue(1))),
       maxMegabytes: v.optional(v.pipe(v.number(), v.minValue(1))),
+      /** Entries of one playlist, or of one Xtream account's live streams (once per format); more fails the source. Default 500,000. */
+      maxEntries: v.optional(Count),
+      /** Channels one guide declares; more fails the guide. Default 100,000. */
+      maxGuideChannels: v.optional(Count),
+      /** Characters of a name (channel, tvg-name, group, guide display name, library title); longer is cut with a warning. Default 300. */
+      maxNameLength: v.optional(Count),
       /** The shrink guard: a source yielding less than this share of its last good import is kept. 0 turns it off. */
       minYieldRatio: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
       /**

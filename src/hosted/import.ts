@@ -6,6 +6,7 @@
  */
 import { importLibrary } from '../library/index.js';
 import { importLiveTv, type PlaylistSource, type SourceState } from '../livetv/index.js';
+import type { EntryLimits } from '../sources/entry-limits.js';
 import { isForbiddenAddress, redactLocation, type SourceOptions } from '../sources/input/index.js';
 import { xtreamSource } from '../sources/xtream/index.js';
 import type { Store } from '../store/index.js';
@@ -17,9 +18,20 @@ export interface SetImportOptions {
   readonly allowPrivate?: boolean;
   readonly timeoutMs?: number;
   readonly maxBytes?: number;
+  /**
+   * The count and length limits of the operator's settings (entries, guide channels, names,
+   * programme texts; streams per channel; library items): a user's sources are read with them.
+   */
+  readonly limits?: SetLimits;
   readonly previous?: SourceState;
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: SetProgress) => void;
+}
+
+/** The count and length limits of a set's import (plain data: they cross into its worker). */
+export interface SetLimits extends Partial<EntryLimits> {
+  readonly maxStreamsPerChannel?: number;
+  readonly maxItems?: number;
 }
 
 export interface SetProgress {
@@ -89,10 +101,14 @@ export async function importSourceSet(
     allowAddress: userAddressPolicy(options.allowPrivate),
   };
   const read: SourceOptions = { ...limits, allowFiles: false };
+  const { maxStreamsPerChannel, maxItems, ...entry } = options.limits ?? {};
   const problems: SetProblem[] = [];
   const account =
     sources.xtreamUrl !== undefined
-      ? xtreamSource({ url: sources.xtreamUrl, username: sources.xtreamUser, password: sources.xtreamPass }, read)
+      ? xtreamSource({ url: sources.xtreamUrl, username: sources.xtreamUser, password: sources.xtreamPass }, read, {
+          ...entry,
+          ...(maxItems !== undefined ? { maxItems } : {}),
+        })
       : undefined;
   const playlists: PlaylistSource[] = [
     ...(sources.playlist !== undefined ? [{ location: sources.playlist }] : []),
@@ -115,6 +131,8 @@ export async function importSourceSet(
       playlists,
       ...(sources.epg !== undefined ? { guides: [{ location: sources.epg }] } : {}),
       sourceOptions: limits,
+      limits: entry,
+      ...(maxStreamsPerChannel !== undefined ? { maxStreamsPerChannel } : {}),
       allowPrivateSources: options.allowPrivate === true,
       ...(options.previous ? { previous: options.previous } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
@@ -155,6 +173,10 @@ export async function importSourceSet(
       await importLibrary(store, {
         files: [],
         sources: [account.library],
+        read: {
+          ...(maxItems !== undefined ? { maxItems } : {}),
+          ...(entry.maxNameLength !== undefined ? { maxNameLength: entry.maxNameLength } : {}),
+        },
         ...(options.signal ? { signal: options.signal } : {}),
       });
     } catch (error) {

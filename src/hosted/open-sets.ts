@@ -27,6 +27,8 @@ export interface OpenSetsOptions {
   readonly maxOpen: number;
   readonly fileOf: (key: string) => string;
   readonly handlerFor: (addon: () => Addon) => RequestHandler;
+  /** Streams a stream answer holds at most (`livetv.maxStreamsPerChannel`); default the part's. */
+  readonly maxStreamsPerChannel?: number;
 }
 
 interface OpenSet {
@@ -42,7 +44,10 @@ export function createOpenSets(options: OpenSetsOptions): OpenSets {
   function buildAddon(store: Store): Addon {
     const parts: AddonPart[] = [];
     // Streams are named after the add-on, as the client lists them under its name.
-    const live = { streamName: options.manifest.name };
+    const live = {
+      streamName: options.manifest.name,
+      ...(options.maxStreamsPerChannel !== undefined ? { maxStreamsPerChannel: options.maxStreamsPerChannel } : {}),
+    };
     if (store.counts().channels > 0) parts.push(createLiveTvPart(store, live));
     if (store.libraryCounts().items > 0) parts.push(createLibraryPart(store));
     if (parts.length === 0) parts.push(createLiveTvPart(store, live));

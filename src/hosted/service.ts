@@ -70,6 +70,9 @@ export function createHostedService(options: HostedOptions): HostedService {
     maxOpen: Math.max(1, options.maxOpenSets ?? 32),
     fileOf: (key) => setFile(dir, key),
     handlerFor: options.handlerFor,
+    ...(options.sourceOptions?.limits?.maxStreamsPerChannel !== undefined
+      ? { maxStreamsPerChannel: options.sourceOptions.limits.maxStreamsPerChannel }
+      : {}),
   });
   const capacity = createCapacity({
     registry,

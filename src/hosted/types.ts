@@ -42,7 +42,7 @@ export interface HostedOptions {
   /** Sets whose store and add-on stay open. Default 32. */
   readonly maxOpenSets?: number;
   /** Read limits and the private-address rule of every user source. */
-  readonly sourceOptions?: Pick<SetImportOptions, 'allowPrivate' | 'timeoutMs' | 'maxBytes'>;
+  readonly sourceOptions?: Pick<SetImportOptions, 'allowPrivate' | 'timeoutMs' | 'maxBytes' | 'limits'>;
   /** How a set is imported; default in a worker thread (in this thread from the TypeScript sources). */
   readonly runImport?: (file: string, sources: HostedSources, options: SetImportOptions) => Promise<SetImportResult>;
   /** Wraps a set's add-on into the handler that answers its requests. */

@@ -1,7 +1,8 @@
 import { MarqueeError } from '../errors.js';
+import { entryLimits } from '../sources/entry-limits.js';
 import type { SourceOptions, SourceStream } from '../sources/input/index.js';
 import { createHostMemo, redactLocation } from '../sources/input/index.js';
-import { SpareXmltvThread, xmltvThreadUsed } from '../sources/xmltv/index.js';
+import { SpareXmltvThread, xmltvLimitsOf, xmltvThreadUsed } from '../sources/xmltv/index.js';
 import { failedAreaAttempts, type LiveTvImport, type SourceAttempt, type Store, yieldPolicy } from '../store/index.js';
 import type { GuideContext } from './guide.js';
 import { CHANNEL_HEAD } from './guide-json.js';
@@ -112,7 +113,13 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
 
     /** The channels of guides judged bad in the first pass, for the review of matches. */
     let review: ReviewGuide[] = [];
-    for (let pass = 1; ; pass++) {
+    /**
+     * One pass over the sources, in a function of its own: when a guide turns out bad and a new
+     * pass starts, nothing of this one (its import, channels, match report, guide index) is still
+     * held by a suspended frame while the next one builds its own (a 300,000-channel account held
+     * both passes at once: 1.3 GB).
+     */
+    const runPass = async (pass: number): Promise<LiveTvImportResult | undefined> => {
       const warnings = warningList(maxListed);
       for (const w of planWarnings) warnings.add(w);
       reading = store.file;
@@ -127,7 +134,14 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
 
       // 2. Channels, built in a function of their own: nothing of the parsed playlists outlives it.
       const entries = new EntryList();
-      const { channels, headerGuides } = await passChannels(j, playlists, options, warnings.add, stays, entries);
+      const { channels, headerGuides, streamsOverCap } = await passChannels(
+        j,
+        playlists,
+        options,
+        warnings.add,
+        stays,
+        entries,
+      );
       if (pass === 1)
         guides = planGuides(j, [...(configuredGuides(options) ?? headerGuides), ...readerGuides(options)]);
 
@@ -162,6 +176,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
           to: now + (options.horizonDays ?? 14) * 24 * HOUR,
         },
         unwanted: 0,
+        limits: xmltvLimitsOf(entryLimits(options.limits)),
       };
       let redo = false;
       for (const [index, guide] of guides.entries()) {
@@ -229,7 +244,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
           else if (g.outcome === 'kept' || g.outcome === 'unchanged') g.from = 'copy';
           else g.from = 'none';
         }
-        continue;
+        return undefined;
       }
 
       options.onProgress?.({ phase: 'commit', source: store.file, bytes: 0, records: subjects.length });
@@ -237,7 +252,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
       const sources = [...playlists, ...guides].map((p) => reportOf(p, Date.now()));
       const report = imp.commit({
         warnings: warnings.count(),
-        details: { sources, matchedBy, unmatched, warnings: warnings.listed },
+        details: { sources, matchedBy, unmatched, warnings: warnings.listed, streamsOverCap },
         sources: [
           ...playlists.map((p) => attemptOf(p, () => ({ file: p.file! }))),
           ...guides.map((g) => attemptOf(g, () => ({ file: g.file! }))),
@@ -255,6 +270,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
           programmes: report.counts.programmes,
           matchedChannels: report.counts.matchedChannels,
           unmatchedChannels: report.counts.unmatchedChannels,
+          streamsOverCap,
         },
         matchedBy,
         matches,
@@ -266,6 +282,11 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
         state: { validators, playlistGuides: configuredGuides(options) ? [] : headerGuides.map((g) => g.location) },
         durationMs: Math.round(performance.now() - started),
       };
+    };
+    for (let pass = 1; ; pass++) {
+      const result = await runPass(pass);
+      if (result !== undefined) return result;
+      options.onNewPass?.();
     }
   } catch (error) {
     opened?.stream.close();

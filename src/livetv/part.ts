@@ -11,6 +11,7 @@ import type { Catalog, Extra, Meta, MetaPreview } from '../protocol/index.js';
 import type { GuideDayChannel, Store } from '../store/index.js';
 import { createCatchupStreams } from './catchup-streams.js';
 import { type ChannelFilter, createChannelList, createHiddenChannels } from './channel-list.js';
+import { DEFAULT_MAX_STREAMS_PER_CHANNEL } from './channels.js';
 import { createGuidePageWriter } from './guide-json.js';
 import type { HealthServing } from './health-view.js';
 import { CHANNEL_PREFIX } from './ids.js';
@@ -41,6 +42,11 @@ export interface LiveTvPartOptions {
   readonly metaHoursAhead?: number;
   /** What stream health changes in what is served (health-view.ts); the checks ran in a pass. */
   readonly health?: HealthServing;
+  /**
+   * Streams a stream answer holds at most (`livetv.maxStreamsPerChannel`, default 50): the import
+   * stores no more, and a store written before the cap existed is bounded here, when read.
+   */
+  readonly maxStreamsPerChannel?: number;
   /** The clock, for tests. */
   readonly now?: () => number;
 }
@@ -58,6 +64,7 @@ export function createLiveTvPart(store: Store, options: LiveTvPartOptions = {}):
   const back = (options.metaHoursBack ?? 6) * HOUR;
   const ahead = (options.metaHoursAhead ?? 24) * HOUR;
   const health = options.health ?? {};
+  const maxStreams = options.maxStreamsPerChannel ?? DEFAULT_MAX_STREAMS_PER_CHANNEL;
   const list = createChannelList(store);
   const hidden = createHiddenChannels(store, health);
   const catchup = createCatchupStreams(streamName);
@@ -147,7 +154,7 @@ export function createLiveTvPart(store: Store, options: LiveTvPartOptions = {}):
           const streams = p === undefined ? [] : catchup.of(owner, p.start, p.stop, now());
           return { streams, ...GUIDE_CACHE };
         }
-        const streams = channelStreams(channel, store.getStreams(channel.id), streamName, health, now());
+        const streams = channelStreams(channel, store.getStreams(channel.id, maxStreams), streamName, health, now());
         return { streams, ...LIST_CACHE };
       },
     },

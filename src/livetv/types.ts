@@ -2,6 +2,7 @@
  * What a live-TV import takes and reports. The CLI builds the options from the operator's
  * settings; the report is what it prints (and what the store keeps as the import's details).
  */
+import type { EntryLimits } from '../sources/entry-limits.js';
 import type { SourceOptions, SourceStream, SourceValidators } from '../sources/input/index.js';
 import type { Playlist } from '../sources/records.js';
 import type { SourceCounts, SourceOutcome } from '../store/index.js';
@@ -94,6 +95,18 @@ export interface LiveTvImportOptions {
   readonly horizonDays?: number;
   /** Preferred guide languages (`['de', 'en']`): the store keeps one text per programme field. */
   readonly languages?: readonly string[];
+  /**
+   * Counts and lengths of what the sources hold (sources/entry-limits.ts): entries per playlist
+   * and guide channels per guide (past them the source fails, named), names and programme texts
+   * (cut). Defaults DEFAULT_ENTRY_LIMITS. An Xtream account's reader has its own, given to it.
+   */
+  readonly limits?: Partial<EntryLimits>;
+  /**
+   * Streams kept per channel, in the order they are offered (playlists in priority order); the
+   * rest are counted in the report (`streamsOverCap`, and a warning per channel), never stored.
+   * Default 50 (`livetv.maxStreamsPerChannel`).
+   */
+  readonly maxStreamsPerChannel?: number;
   /** Read limits and timeouts for every source (the security options are set by the import). */
   readonly sourceOptions?: Omit<SourceOptions, 'previous' | 'signal' | 'allowPrivateAddresses' | 'allowFiles'>;
   /** `state` of the last successful import: when no source changed since, nothing is imported. */
@@ -112,6 +125,14 @@ export interface LiveTvImportOptions {
    * them (the CLI runs a full garbage collection here too).
    */
   readonly onGuidesRead?: () => void;
+  /**
+   * Called when a guide found bad only once it was streamed in makes the import start over from
+   * local copies: everything of the pass before (its channels, match report, guide index) is
+   * garbage then, and the next pass builds as much again. The CLI runs a full garbage collection:
+   * without it an account of 300,000 streams peaked at 1.1 GB in the second pass; with it the
+   * import peaks in its first.
+   */
+  readonly onNewPass?: () => void;
   /**
    * Called every 16 MiB of a gzip guide that is inflated in this thread and parsed in another
    * (`parseThread`): only a source that cannot hand over its bytes as read (an Xtream account's
@@ -200,6 +221,11 @@ export interface SourceReport {
   /** Entries (playlist) or programmes (guide) read. */
   readonly records: number;
   readonly warnings: number;
+  /**
+   * A guide's programme texts cut to their limits (`livetv.maxProgrammeTitleLength`: titles,
+   * sub-titles, categories; `livetv.maxDescriptionLength`: descriptions), when any.
+   */
+  readonly textsCut?: number;
   /** Set when the guide was not configured but named by this playlist's header (`url-tvg`). */
   readonly namedBy?: string;
 }
@@ -275,6 +301,8 @@ export interface LiveTvImportResult {
     /** Channels with at least one real programme. */
     readonly matchedChannels: number;
     readonly unmatchedChannels: number;
+    /** Streams the playlists gave past `maxStreamsPerChannel`: counted, not stored nor served. */
+    readonly streamsOverCap: number;
   };
   readonly matchedBy: MatchCounts;
   /**

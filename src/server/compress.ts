@@ -5,7 +5,11 @@
  * and a serving thread that had compressed a few pages answered cached pages 2-5% slower for the
  * rest of its life (bench/README.md, "Compression in a thread of its own"). A thread compresses
  * with zlib's synchronous calls, one body at a time, and sends the bytes back transferred; a
- * second thread starts while the first is busy, up to one per core and four in all.
+ * second thread starts while the first is busy, up to one per core and four in all. A thread is
+ * given its next body only once it has answered the last: the bodies waiting are held here, the
+ * small ones (a manifest, a catalog page, a meta) before the large ones, so a body never waits
+ * behind more than the one each thread is compressing (issue 48: four 29 MB answers queued in
+ * the threads held every other user's catalog for seconds).
  *
  * From the TypeScript sources (the tests) and with MARQUEE_COMPRESS_THREAD=off, bodies are
  * compressed in this thread by zlib's callback API on libuv's pool, as before. If a thread fails,
@@ -98,6 +102,12 @@ interface Pending {
 
 /** Failures in a row after which bodies are compressed in this thread for the rest of the process. */
 const MAX_FAILURES = 3;
+
+/**
+ * Bodies from this size on wait behind the smaller ones. A 100-channel guide page is about 1 MB
+ * and takes about 60 ms of gzip; a catalog or meta page is tens of KB.
+ */
+export const LARGE_BODY_BYTES = 256 * 1024;
 
 /**
  * Compression threads at most: one per core, up to libuv's default pool of four (which compressed
@@ -198,9 +208,23 @@ class CompressionThread {
   }
 }
 
-/** The compression threads of this process: each body goes to the least busy one. */
+/** A body waiting for a thread. */
+interface Waiting {
+  readonly body: Uint8Array;
+  readonly encoding: Compressed;
+  readonly resolve: (body: Buffer) => void;
+  readonly reject: (error: Error) => void;
+}
+
+/**
+ * The compression threads of this process. Each thread has one body at a time; the others wait
+ * here, small ones first (in the order they came), then large ones, and go to the first thread
+ * that is free (a new one starts while every thread is busy, up to MAX_THREADS).
+ */
 class CompressionThreads {
   readonly #threads: CompressionThread[] = [];
+  readonly #small: Waiting[] = [];
+  readonly #large: Waiting[] = [];
   #failures = 0;
   readonly #hooks: ThreadHooks = {
     answered: () => {
@@ -221,18 +245,52 @@ class CompressionThreads {
     return this.#failures < MAX_FAILURES;
   }
 
-  compress(body: Uint8Array, encoding: Compressed): Promise<Buffer> {
-    let least: CompressionThread | undefined;
-    for (const thread of this.#threads) if (least === undefined || thread.pending < least.pending) least = thread;
-    if (least === undefined || (least.pending > 0 && this.#threads.length < MAX_THREADS)) {
-      least = new CompressionThread(this.#hooks);
-      this.#threads.push(least);
-    }
-    return least.compress(body, encoding);
+  /** Bodies waiting for a thread (for tests). */
+  get waiting(): number {
+    return this.#small.length + this.#large.length;
   }
 
-  /** Ends every thread (the next bodies start them again); how many were running. */
+  compress(body: Uint8Array, encoding: Compressed): Promise<Buffer> {
+    return new Promise<Buffer>((resolve, reject) => {
+      (body.byteLength >= LARGE_BODY_BYTES ? this.#large : this.#small).push({ body, encoding, resolve, reject });
+      this.#next();
+    });
+  }
+
+  /** Gives waiting bodies to the threads that are free. */
+  #next(): void {
+    for (;;) {
+      const job = this.#small[0] ?? this.#large[0];
+      if (job === undefined) return;
+      let free = this.#threads.find((thread) => thread.pending === 0);
+      if (free === undefined && this.#threads.length < MAX_THREADS) {
+        free = new CompressionThread(this.#hooks);
+        this.#threads.push(free);
+      }
+      if (free === undefined) return;
+      (this.#small[0] === job ? this.#small : this.#large).shift();
+      const done = () => this.#next();
+      free.compress(job.body, job.encoding).then(
+        (out) => {
+          job.resolve(out);
+          done();
+        },
+        (error: Error) => {
+          job.reject(error);
+          done();
+        },
+      );
+    }
+  }
+
+  /**
+   * Ends every thread (the next bodies start them again); how many were running. What they had
+   * not answered, and the bodies still waiting for one, are compressed in this thread.
+   */
   async stop(): Promise<number> {
+    for (const job of this.#small.splice(0).concat(this.#large.splice(0))) {
+      compressHere(job.body, job.encoding).then(job.resolve, job.reject);
+    }
     const stopped = await Promise.all(this.#threads.map((thread) => thread.stop()));
     return stopped.filter(Boolean).length;
   }
