@@ -8,7 +8,6 @@ export {
   serializeKeyRing,
 } from './config-token.js';
 export { type ConfigurePageInput, configurePage, fieldName } from './configure.js';
-export { createRequestHandler } from './core.js';
 export { STATUS_BY_CODE } from './errors.js';
 export { toFetchHandler } from './fetch.js';
 export { HTTPS_GUIDE_PATH } from './guide-page.js';
@@ -21,6 +20,7 @@ export {
   type RunningServer,
   toNodeListener,
 } from './node.js';
+export { createRequestHandler } from './node-handler.js';
 export {
   readTlsPair,
   type TlsCertificateInfo,
