@@ -33,3 +33,4 @@ export { createRateLimiter, type RateLimiter, type RateLimitOptions } from './ra
 export { clientAddress, localPath, redactPath } from './request-path.js';
 export { crossSiteOrigin, crossSiteResponse } from './same-site.js';
 export type { AddonSource, CoreRequest, CoreResponse, Logger, RequestHandler, ServerOptions } from './types.js';
+export { createWebTokenCodec } from './web-token.js';
