@@ -11,7 +11,7 @@ export interface Platform {
   readonly bytes: Bytes;
   /**
    * The encoding to answer in from Accept-Encoding, among those this platform compresses to:
-   * always `identity` where the runtime compresses answers itself (Workers, Deno).
+   * always `identity` where the runtime compresses answers itself (Workers).
    */
   negotiate(acceptEncoding: string | undefined): Encoding;
   /** `body` compressed (only in an encoding `negotiate` chose). */

@@ -5,9 +5,11 @@ import type { Platform } from './platform.js';
 /**
  * The request core's platform on every runtime but Node, with Web APIs only: gzip through
  * `CompressionStream` in the serving thread (there are no threads), none where the runtime
- * compresses answers itself: Cloudflare compresses a Worker's answers at its edge (outside the
- * Worker's CPU time, in brotli too) and `Deno.serve` compresses what it sends. ETags are a 64-bit
- * hash of the bytes, computed in JavaScript (Web Crypto's digest has no synchronous form).
+ * compresses answers itself: Cloudflare compresses a Worker's answers at its edge, outside the
+ * Worker's CPU time and in brotli too (a Worker is always asked `Accept-Encoding: br, gzip`,
+ * whatever the client accepts). Bun and Deno (2.9) send answers as they are given, so there the
+ * add-on compresses. ETags are a 64-bit hash of the bytes, computed in JavaScript (Web Crypto's
+ * digest has no synchronous form).
  *
  * @example createCoreHandler(addon, {}, webPlatform())
  */
@@ -21,10 +23,9 @@ export function webPlatform(): Platform {
   };
 }
 
-/** Whether the runtime compresses answers on their way out (Cloudflare Workers, Deno). */
+/** Whether the runtime compresses answers on their way out: Cloudflare Workers (its edge does). */
 export function runtimeCompresses(): boolean {
-  const scope = globalThis as { navigator?: { userAgent?: string }; Deno?: unknown };
-  return scope.navigator?.userAgent === 'Cloudflare-Workers' || scope.Deno !== undefined;
+  return (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers';
 }
 
 /** `body` through a `CompressionStream`: gzip is the one encoding every runtime's has. */
