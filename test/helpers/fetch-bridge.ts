@@ -34,7 +34,7 @@ export async function serveFetch(fetch: (request: Request) => Promise<Response>)
       const response = await fetch(toRequest(req, base));
       const headers: Record<string, string[]> = {};
       response.headers.forEach((value, name) => {
-        (headers[name] ??= []).push(value);
+        headers[name] = [...(headers[name] ?? []), value];
       });
       res.writeHead(response.status, headers);
       if (response.body === null) res.end();
