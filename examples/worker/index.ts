@@ -205,7 +205,8 @@ export default {
         console.error(NO_KEYS);
         return Promise.resolve(new Response(NO_KEYS, { status: 500, headers: { 'content-type': 'text/plain' } }));
       }
-      serve = toFetchHandler(createRequestHandler(filmsAddon(keys)));
+      // An isolate has 128 MB: a smaller response cache than the default 64 MiB.
+      serve = toFetchHandler(createRequestHandler(filmsAddon(keys), { responseCache: { maxBytes: 16 * 1024 * 1024 } }));
     }
     return serve(request);
   },

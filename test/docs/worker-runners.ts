@@ -1,5 +1,6 @@
 /**
- * The runners of examples/worker/README.md's blocks, each in a folder laid out as a reader's:
+ * The runners of examples/worker/README.md's blocks (and of docs/runtimes.md's Worker), each in a
+ * folder laid out as a reader's:
  * the example's index.ts and wrangler.toml, a package.json, and `stremio-marquee` in
  * node_modules. What this machine cannot do, the runner substitutes and says so:
  * - `npm install stremio-marquee`: the package is this checkout (built), linked into node_modules;
@@ -22,7 +23,7 @@ import { createTokenCodec, generateKeyRing, parseKeyRing, serializeKeyRing } fro
 import { httpRequest } from '../helpers/http.js';
 import { ensureBuilt } from '../helpers/serve-process.js';
 import { EXAMPLE_DIR, EXAMPLE_ID } from '../helpers/worker-example.js';
-import { type Block, commandPath, commandsOf, ROOT, type Started, startShell } from './blocks.js';
+import { type Block, commandPath, commandsOf, ROOT, type Started, startShell, typecheck } from './blocks.js';
 
 const KEY_FILE = 'marquee.db.keys.json';
 
@@ -96,6 +97,42 @@ async function waitServing(base: string, started: Started, ms = 30_000): Promise
   }
 }
 
+/**
+ * `dir/main` bundled as wrangler bundles a Worker (esbuild, the browser platform, the
+ * workerd/worker/browser conditions, `stremio-marquee` from the folder's node_modules) and served
+ * by workerd (miniflare) without nodejs_compat; `use` gets its address.
+ */
+async function inWorkerd(
+  dir: string,
+  main: string,
+  options: { compatibilityDate: string; bindings?: Record<string, string> },
+  use: (base: string) => Promise<void>,
+): Promise<void> {
+  const bundled = await build({
+    entryPoints: [join(dir, main)],
+    absWorkingDir: dir,
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    conditions: ['workerd', 'worker', 'browser'],
+    minify: true,
+    write: false,
+    logLevel: 'silent',
+  });
+  const mf = new Miniflare({
+    modules: [{ type: 'ESModule', path: 'index.js', contents: bundled.outputFiles[0]!.text }],
+    compatibilityDate: options.compatibilityDate,
+    bindings: options.bindings ?? {},
+    host: '127.0.0.1',
+    port: 0,
+  });
+  try {
+    await use((await mf.ready).origin);
+  } finally {
+    await mf.dispose();
+  }
+}
+
 /** PATH with `marquee`/`npx marquee`, and the `bun` and `deno` of the runtimes' npm packages. */
 const runtimePath = (dir: string) => `${commandPath(dir)}:${join(ROOT, 'node_modules', '.bin')}`;
 
@@ -122,30 +159,23 @@ export const WORKER_RUNNERS: Record<string, (block: Block) => Promise<void>> = {
       const main = /^main\s*=\s*"([^"]+)"/m.exec(toml)?.[1];
       const date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1];
       expect(main).toBe('index.ts');
-      const bundled = await build({
-        entryPoints: [join(dir, main!)],
-        absWorkingDir: dir,
-        bundle: true,
-        platform: 'browser',
-        format: 'esm',
-        conditions: ['workerd', 'worker', 'browser'],
-        minify: true,
-        write: false,
-        logLevel: 'silent',
-      });
-      const mf = new Miniflare({
-        modules: [{ type: 'ESModule', path: 'index.js', contents: bundled.outputFiles[0]!.text }],
-        compatibilityDate: date!,
-        bindings: { MARQUEE_KEYS: readFileSync(join(dir, KEY_FILE), 'utf8') },
-        host: '127.0.0.1',
-        port: 0,
-      });
-      try {
-        await checkServed((await mf.ready).origin, dir);
-      } finally {
-        await mf.dispose();
-      }
+      const secret = { MARQUEE_KEYS: readFileSync(join(dir, KEY_FILE), 'utf8') };
+      await inWorkerd(dir, main!, { compatibilityDate: date!, bindings: secret }, (base) => checkServed(base, dir));
     });
+  },
+
+  /** docs/runtimes.md's Worker: it type-checks, bundles for the browser platform and serves in workerd. */
+  async 'runtimes-worker'(block) {
+    await readerFolder(async (dir) => {
+      expect(await typecheck(dir, 'check.ts', block.text)).toBe('');
+      writeFileSync(join(dir, 'edge.ts'), block.text);
+      const date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(readFileSync(join(dir, 'wrangler.toml'), 'utf8'))?.[1];
+      await inWorkerd(dir, 'edge.ts', { compatibilityDate: date! }, async (base) => {
+        expect((await httpRequest(base, '/manifest.json')).json().id).toBe('org.example.edge');
+        const films = await httpRequest(base, '/catalog/movie/films.json');
+        expect(films.json()).toEqual({ metas: [{ id: 'tt1727587', type: 'movie', name: 'Sintel' }] });
+      });
+    }, false);
   },
 
   /** `bun run index.ts` as shown, with the bun of the `bun` npm package and PORT set to a free port. */
