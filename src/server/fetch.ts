@@ -46,7 +46,8 @@ export function toFetchHandler(handler: RequestHandler): (request: Request) => P
     const request: CoreRequest = {
       method: req.method,
       url: url.pathname + url.search,
-      header: (name) => req.headers.get(name) ?? undefined,
+      // A Request always names its host in its URL, whether or not the runtime keeps a Host header.
+      header: (name) => req.headers.get(name) ?? (name === 'host' ? url.host : undefined),
       protocol: url.protocol === 'https:' ? 'https' : 'http',
       readBody: (maxBytes) => readBody(req, maxBytes),
       signal: req.signal,

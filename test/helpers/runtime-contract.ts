@@ -6,6 +6,7 @@
  * check` finds no error at either address; tokens made by Node's codec open there and the
  * reverse; the front page, the response cache and compression behave as that runtime should.
  */
+import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTokenCodec, parseKeyRing } from '../../src/server/index.js';
 import { runCli } from './cli.js';
@@ -37,7 +38,7 @@ const node = createTokenCodec(parseKeyRing(EXAMPLE_KEYS), EXAMPLE_ID);
 
 /** `marquee check URL --format json`, in process: the exit code and the report. */
 async function check(manifestUrl: string) {
-  const result = await runCli(['check', manifestUrl, '--format', 'json', '--rate', '1000'], {});
+  const result = await runCli(['check', manifestUrl, '--format', 'json', '--rate', '1000'], { cwd: tmpdir() });
   return { code: result.code, report: JSON.parse(result.stdout) as Record<string, unknown> & { ok: boolean } };
 }
 
