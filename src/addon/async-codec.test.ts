@@ -2,9 +2,10 @@
  * An add-on given an asynchronous config codec (Web Crypto's): `manifestFor` answers a promise,
  * `handle` awaits the codec, and a segment it cannot read is a 404 as with a synchronous codec.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { AsyncConfigCodec } from './config.js';
 import { createAddon } from './create-addon.js';
+import type { AddonResponse } from './types.js';
 
 /** A codec that answers later: the values are the segment reversed, as JSON. */
 const reversed: AsyncConfigCodec = {
@@ -54,5 +55,25 @@ describe('an add-on with an asynchronous config codec', () => {
     expect(answer).toMatchObject({ status: 200, body: { streams: [{ url: 'https://cdn.example/7.mp4' }] } });
     const bad = await addon.handle({ resource: 'stream', type: 'movie', id: 'tt1', extra: [], config: 'x' });
     expect(bad.status).toBe(404);
+  });
+});
+
+describe('the codec kind in the types', () => {
+  it('keeps manifestFor synchronous for a synchronous codec, a promise for an asynchronous one', () => {
+    const plain = createAddon({
+      manifest: {
+        id: 'org.test.plain',
+        version: '1.0.0',
+        name: 'Plain',
+        description: '',
+        resources: ['stream'],
+        types: ['movie'],
+        idPrefixes: ['tt'],
+        catalogs: [],
+      },
+      handlers: { stream: () => ({ streams: [] }) },
+    });
+    expectTypeOf(plain.manifestFor).returns.toEqualTypeOf<AddonResponse>();
+    expectTypeOf(addon.manifestFor).returns.toEqualTypeOf<Promise<AddonResponse>>();
   });
 });
