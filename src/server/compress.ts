@@ -1,5 +1,6 @@
 /**
- * Content negotiation and compression. Bodies are compressed in threads of their own (from the
+ * Compression on Node (negotiation is in encoding.ts, what other runtimes do in
+ * web-platform.ts). Bodies are compressed in threads of their own (from the
  * build), so that Node's stream code, which every request and socket runs through, never sees a
  * zlib stream in the serving thread: the callback zlib API compresses through a Transform stream,
  * and a serving thread that had compressed a few pages answered cached pages 2-5% slower for the
@@ -20,43 +21,9 @@ import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { type BrotliOptions, brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
+import type { Compressed } from './encoding.js';
 
-export type Encoding = 'br' | 'gzip' | 'identity';
-type Compressed = Exclude<Encoding, 'identity'>;
-
-/** Bodies smaller than this are sent as they are: compressing them costs more than it saves. */
-export const COMPRESS_MIN_BYTES = 1024;
-
-/** Accept-Encoding values seen, and what they chose: clients send the same few on every request. */
-const negotiated = new Map<string, Encoding>();
-const MAX_NEGOTIATED = 64;
-
-/** Pick the encoding from Accept-Encoding: brotli, then gzip, honouring `q=0`. */
-export function negotiateEncoding(accept: string | undefined): Encoding {
-  if (!accept) return 'identity';
-  if (accept.length > 256) return parseAcceptEncoding(accept);
-  let encoding = negotiated.get(accept);
-  if (encoding === undefined) {
-    encoding = parseAcceptEncoding(accept);
-    // Bounded: a client may send anything there. Clearing costs one parse per value seen again.
-    if (negotiated.size >= MAX_NEGOTIATED) negotiated.clear();
-    negotiated.set(accept, encoding);
-  }
-  return encoding;
-}
-
-function parseAcceptEncoding(accept: string): Encoding {
-  let br = false;
-  let gzipOk = false;
-  for (const part of accept.split(',')) {
-    const [name = '', ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    if (q !== undefined && Number(q.slice(2)) <= 0) continue;
-    if (name === 'br') br = true;
-    else if (name === 'gzip' || name === 'x-gzip' || name === '*') gzipOk = true;
-  }
-  return br ? 'br' : gzipOk ? 'gzip' : 'identity';
-}
+export { COMPRESS_MIN_BYTES, type Encoding, negotiateEncoding } from './encoding.js';
 
 /**
  * Brotli at quality 5: close to gzip's speed, ~15% smaller on guide JSON; quality 11 would take
