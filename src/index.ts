@@ -4,6 +4,7 @@ export {
   type Addon,
   type AddonOptions,
   type AddonPart,
+  type AsyncConfigCodec,
   type CatalogRequest,
   type ConfigCodec,
   composeAddon,
@@ -22,6 +23,7 @@ export { validateManifest, validateResponse } from './protocol/index.js';
 export {
   createRequestHandler,
   createTokenCodec,
+  createWebTokenCodec,
   generateKeyRing,
   listen,
   type RunningServer,

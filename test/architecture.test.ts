@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { builtinModules } from 'node:module';
+import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -11,6 +12,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   sources: ['errors', 'protocol'],
   addon: ['errors', 'protocol'],
   server: ['errors', 'protocol', 'addon'],
+  fetch: ['errors', 'protocol', 'addon', 'server'],
   store: ['errors', 'protocol', 'sources'],
   livetv: ['errors', 'protocol', 'addon', 'store', 'sources'],
   library: ['errors', 'protocol', 'addon', 'store', 'sources'],
@@ -75,6 +77,66 @@ describe('import direction', () => {
   it('nothing imports the CLI', () => {
     const offenders = files(SRC).filter((f) => area(f) !== 'cli' && /from '[^']*\/cli\//.test(readFileSync(f, 'utf8')));
     expect(offenders).toEqual([]);
+  });
+});
+
+/**
+ * The runtime-neutral entry (docs/runtimes.md): every file `src/fetch/index.ts` reaches through
+ * relative imports, followed file by file. None may import a Node built-in (`node:x`, or `x` by
+ * its bare name), and the packages it imports are the few known to use Web APIs only.
+ */
+const NEUTRAL_ENTRY = join(SRC, 'fetch', 'index.ts');
+const NEUTRAL_PACKAGES = ['valibot', 'uqr'];
+const BUILTINS = new Set(builtinModules);
+
+/** `from '…'`, `import '…'` and `import('…')` specifiers of a file (type-only ones too: they stay out of a bundle, but not out of the closure's types). */
+function specifiers(source: string): string[] {
+  const statements = /^(?:import|export)\s[^;]*?\bfrom\s+'([^']+)'|^import\s+'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/gm;
+  return [...source.matchAll(statements)].map((m) => (m[1] ?? m[2] ?? m[3])!);
+}
+
+function neutralClosure(): { files: string[]; offenders: string[]; packages: Set<string> } {
+  const files: string[] = [];
+  const offenders: string[] = [];
+  const packages = new Set<string>();
+  const queue = [NEUTRAL_ENTRY];
+  const seen = new Set(queue);
+  while (queue.length > 0) {
+    const file = queue.shift()!;
+    files.push(relative(SRC, file));
+    for (const spec of specifiers(readFileSync(file, 'utf8'))) {
+      if (spec.startsWith('.')) {
+        const target = join(dirname(file), spec).replace(/\.js$/, '.ts');
+        if (!seen.has(target)) {
+          seen.add(target);
+          queue.push(target);
+        }
+      } else if (spec.startsWith('node:') || BUILTINS.has(spec.split('/')[0]!)) {
+        offenders.push(`${relative(SRC, file)} imports ${spec}`);
+      } else {
+        packages.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+      }
+    }
+  }
+  return { files, offenders, packages };
+}
+
+describe('the runtime-neutral entry', () => {
+  it('reaches no Node built-in, through any file it imports', () => {
+    const { files, offenders } = neutralClosure();
+    expect(files).toContain('server/core.ts');
+    expect(files).toContain('addon/create-addon.ts');
+    expect(offenders).toEqual([]);
+  });
+
+  it('imports only packages that use Web APIs', () => {
+    expect([...neutralClosure().packages].sort()).toEqual([...NEUTRAL_PACKAGES].sort());
+  });
+
+  it("leaves Node's parts out: sockets, TLS, compression threads, node:crypto tokens", () => {
+    const { files } = neutralClosure();
+    for (const nodeOnly of ['server/node.ts', 'server/node-tls.ts', 'server/compress.ts', 'server/config-token.ts'])
+      expect(files).not.toContain(nodeOnly);
   });
 });
 

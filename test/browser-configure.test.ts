@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createAddon } from '../src/addon/index.js';
 import {
   createRequestHandler,
@@ -23,6 +23,7 @@ import {
 import { launchBrowser, type TestBrowser, watchPage } from './helpers/browser.js';
 import { type HostedUnderTest, type SourceServer, startHosted, startSourceServer } from './helpers/hosted.js';
 import { httpRequest } from './helpers/http.js';
+import { describeWith } from './helpers/tools.js';
 
 const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-artifacts');
 
@@ -124,7 +125,7 @@ async function installLinks(p: Page): Promise<{ web: string; http: string }> {
 
 let firstLink: { web: string; http: string };
 
-describe('the configure page in Chromium', () => {
+describeWith(['chromium'], 'the configure page in Chromium', () => {
   it('sends / to /configure and serves the page with CSP, nosniff and no framing', async () => {
     const root = await httpRequest(server.url, '/');
     expect(root.status).toBe(302);
@@ -350,7 +351,7 @@ const HOSTILE = {
   value: '"><script>alert("value")</script><b>bold</b>',
 };
 
-describe('strings from the manifest and the user are shown as text', () => {
+describeWith(['chromium'], 'strings from the manifest and the user are shown as text', () => {
   let hostileServer: RunningServer;
   let hostilePage: Page;
   let hostileWatch: ReturnType<typeof watchPage>;
@@ -422,67 +423,71 @@ describe('strings from the manifest and the user are shown as text', () => {
   });
 });
 
-describe('a hosted instance in Chromium: forms from other sites are refused, its own page works', () => {
-  let sources: SourceServer;
-  let hosted: HostedUnderTest;
-  let foreign: Server;
-  let foreignUrl: string;
-  let hostedPage: Page;
-  let dir: string;
+describeWith(
+  ['chromium'],
+  'a hosted instance in Chromium: forms from other sites are refused, its own page works',
+  () => {
+    let sources: SourceServer;
+    let hosted: HostedUnderTest;
+    let foreign: Server;
+    let foreignUrl: string;
+    let hostedPage: Page;
+    let dir: string;
 
-  beforeAll(async () => {
-    sources = await startSourceServer();
-    dir = mkdtempSync(join(tmpdir(), 'marquee-browser-hosted-'));
-    hosted = await startHosted(dir, generateKeyRing(), { sourceOptions: { allowPrivate: true } });
-    // Another site: a page that posts a form to the instance as soon as it loads, as any web page can.
-    foreign = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(
-        `<!doctype html><title>Free TV</title><form method="post" action="${hosted.url}/configure">` +
-          `<input name="cfg_playlist" value="${sources.url}/a.m3u?from=evil"></form>` +
-          '<script>document.forms[0].submit()</script>',
-      );
+    beforeAll(async () => {
+      sources = await startSourceServer();
+      dir = mkdtempSync(join(tmpdir(), 'marquee-browser-hosted-'));
+      hosted = await startHosted(dir, generateKeyRing(), { sourceOptions: { allowPrivate: true } });
+      // Another site: a page that posts a form to the instance as soon as it loads, as any web page can.
+      foreign = createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(
+          `<!doctype html><title>Free TV</title><form method="post" action="${hosted.url}/configure">` +
+            `<input name="cfg_playlist" value="${sources.url}/a.m3u?from=evil"></form>` +
+            '<script>document.forms[0].submit()</script>',
+        );
+      });
+      await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve));
+      // localhost and 127.0.0.1 are two hosts to the browser: the page's Origin names the other one.
+      foreignUrl = `http://localhost:${(foreign.address() as AddressInfo).port}/`;
+      hostedPage = await browser.context.newPage();
     });
-    await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve));
-    // localhost and 127.0.0.1 are two hosts to the browser: the page's Origin names the other one.
-    foreignUrl = `http://localhost:${(foreign.address() as AddressInfo).port}/`;
-    hostedPage = await browser.context.newPage();
-  });
 
-  afterAll(async () => {
-    await hostedPage?.close();
-    await hosted?.close();
-    foreign?.closeAllConnections();
-    await new Promise((resolve) => foreign?.close(resolve));
-    await sources?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+    afterAll(async () => {
+      await hostedPage?.close();
+      await hosted?.close();
+      foreign?.closeAllConnections();
+      await new Promise((resolve) => foreign?.close(resolve));
+      await sources?.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
 
-  it("refuses the other site's form with 403 and fetches nothing", async () => {
-    const [response] = await Promise.all([
-      hostedPage.waitForResponse((r) => r.request().method() === 'POST'),
-      hostedPage.goto(foreignUrl),
-    ]);
-    expect(response.request().headers().origin).toBe(foreignUrl.replace(/\/$/, ''));
-    expect(response.status()).toBe(403);
-    expect((await response.json()).error.code).toBe('CROSS_SITE_REQUEST');
-    expect(sources.hits.get('/a.m3u?from=evil')).toBeUndefined();
-    expect(hosted.service.list()).toEqual([]);
-  });
+    it("refuses the other site's form with 403 and fetches nothing", async () => {
+      const [response] = await Promise.all([
+        hostedPage.waitForResponse((r) => r.request().method() === 'POST'),
+        hostedPage.goto(foreignUrl),
+      ]);
+      expect(response.request().headers().origin).toBe(foreignUrl.replace(/\/$/, ''));
+      expect(response.status()).toBe(403);
+      expect((await response.json()).error.code).toBe('CROSS_SITE_REQUEST');
+      expect(sources.hits.get('/a.m3u?from=evil')).toBeUndefined();
+      expect(hosted.service.list()).toEqual([]);
+    });
 
-  it('takes its own form, posted from its own page (same site)', async () => {
-    expect((await hostedPage.goto(`${hosted.url}/configure`))?.status()).toBe(200);
-    await hostedPage.getByLabel('Playlist (M3U URL)').fill(`${sources.url}/a.m3u?from=own-page`);
-    await hostedPage.getByLabel('Guide (XMLTV URL, optional)').fill(`${sources.url}/guide.xml`);
-    const [response] = await Promise.all([
-      hostedPage.waitForResponse((r) => r.request().method() === 'POST'),
-      hostedPage.getByRole('button', { name: 'Create install link' }).click(),
-    ]);
-    expect(response.request().headers().origin).toBe(hosted.url);
-    expect([200, 202]).toContain(response.status());
-    // Plain HTTP on loopback: no stremio:// button (it would open https://), Stremio Web instead.
-    await hostedPage.getByRole('link', { name: 'Open in Stremio Web' }).waitFor({ timeout: 15_000 });
-    expect(await hostedPage.content()).toContain('3 channels, 3 with a guide');
-    expect(sources.hits.get('/a.m3u?from=own-page')).toBe(1);
-  });
-});
+    it('takes its own form, posted from its own page (same site)', async () => {
+      expect((await hostedPage.goto(`${hosted.url}/configure`))?.status()).toBe(200);
+      await hostedPage.getByLabel('Playlist (M3U URL)').fill(`${sources.url}/a.m3u?from=own-page`);
+      await hostedPage.getByLabel('Guide (XMLTV URL, optional)').fill(`${sources.url}/guide.xml`);
+      const [response] = await Promise.all([
+        hostedPage.waitForResponse((r) => r.request().method() === 'POST'),
+        hostedPage.getByRole('button', { name: 'Create install link' }).click(),
+      ]);
+      expect(response.request().headers().origin).toBe(hosted.url);
+      expect([200, 202]).toContain(response.status());
+      // Plain HTTP on loopback: no stremio:// button (it would open https://), Stremio Web instead.
+      await hostedPage.getByRole('link', { name: 'Open in Stremio Web' }).waitFor({ timeout: 15_000 });
+      expect(await hostedPage.content()).toContain('3 channels, 3 with a guide');
+      expect(sources.hits.get('/a.m3u?from=own-page')).toBe(1);
+    });
+  },
+);

@@ -12,13 +12,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createAddon, programmeId } from '../src/addon/index.js';
 import { DEMO_CHANNELS } from '../src/demo/index.js';
 import { createRequestHandler, listen, type RunningServer } from '../src/server/index.js';
 import { launchBrowser, type PageWatch, type TestBrowser, watchPage } from './helpers/browser.js';
 import { type RunningCli, startCli } from './helpers/cli.js';
 import { httpRequest } from './helpers/http.js';
+import { describeWith } from './helpers/tools.js';
 
 const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-artifacts');
 
@@ -53,7 +54,7 @@ afterAll(async () => {
   rmSync(cwd, { recursive: true, force: true });
 });
 
-describe('the demo front page in Chromium', () => {
+describeWith(['chromium'], 'the demo front page in Chromium', () => {
   let page: Page;
   let watch: PageWatch;
 
@@ -137,7 +138,7 @@ describe('the demo front page in Chromium', () => {
   });
 });
 
-describe('a non-configurable SDK add-on with hostile strings', () => {
+describeWith(['chromium'], 'a non-configurable SDK add-on with hostile strings', () => {
   const EVIL = `"><img src=x onerror=alert('xss')><script>alert('xss')</script>`;
   let server: RunningServer;
   let page: Page;

@@ -20,10 +20,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { renderSVG } from 'uqr';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { launchBrowser, type TestBrowser, watchPage } from './helpers/browser.js';
 import { type RunningCli, startCli } from './helpers/cli.js';
 import { httpRequest } from './helpers/http.js';
+import { describeWith } from './helpers/tools.js';
 
 const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-artifacts');
 const PUBLIC_URL = 'https://tv.example.org';
@@ -91,7 +92,7 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('the install section in Chromium', () => {
+describeWith(['chromium'], 'the install section in Chromium', () => {
   it('offers the stremio:// button, Stremio Web, the address and a QR code for an https public URL', async () => {
     const { cli, port } = await serveDemo([], `publicUrl: ${PUBLIC_URL}\n`);
     const manifestUrl = `${PUBLIC_URL}/manifest.json`;

@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type CheckReport, type Finding, runCheck } from '../src/checker/index.js';
 import { GOOD_HEADERS, parsePath, type Reply, type Route, serveTiny } from './fixtures/checker/tiny-addon.js';
+import { corpusFile, itCorpus } from './helpers/corpus.js';
 
 /**
  * The checker against add-ons shaped as they are published: the official SDK's hello-world and
- * README examples, the official static example (answers from /work/shared/corpus), and community
+ * README examples, the official static example (answers from the corpus, MARQUEE_CORPUS), and community
  * IPTV add-ons. The client accepts the first ones fully, so the checker must report no error;
  * the broken IPTV add-on shows each fault the checker used to miss.
  */
@@ -117,7 +118,7 @@ interface Corpus {
 
 /** Stremio/stremio-static-addon-example as GitHub Pages serves it (posterShape "regular", extra fields). */
 function staticExample(): Route {
-  const corpus = JSON.parse(readFileSync('/work/shared/corpus/addons/static-example.json', 'utf8')) as Corpus;
+  const corpus = JSON.parse(readFileSync(corpusFile('addons', 'static-example.json'), 'utf8')) as Corpus;
   return (path) => {
     const answer = corpus.answers[path] ?? corpus.notFound;
     return { status: answer.status, raw: answer.body, headers: corpus.headerSets[answer.headers]! };
@@ -237,14 +238,17 @@ describe('published add-ons the client accepts fully: no error', () => {
     expect(report.checks.find((c) => c.id === 'stream')!.status).not.toBe('skip');
   });
 
-  it('the official static example, as published: posterShape "regular", extra fields, a GitHub Pages 404', async () => {
-    const { report } = await check(staticExample());
-    expect(errors(report)).toEqual([]);
-    expect(report.complete).toBe(true);
-    expect(all(report).some((f) => f.severity === 'warning' && f.message.includes('square, poster or landscape'))).toBe(
-      true,
-    );
-  });
+  itCorpus(
+    'the official static example, as published: posterShape "regular", extra fields, a GitHub Pages 404',
+    async () => {
+      const { report } = await check(staticExample());
+      expect(errors(report)).toEqual([]);
+      expect(report.complete).toBe(true);
+      expect(
+        all(report).some((f) => f.severity === 'warning' && f.message.includes('square, poster or landscape')),
+      ).toBe(true);
+    },
+  );
 
   it('a community IPTV add-on with ids such as "iptv:Canal+ Sport", poster "", website null', async () => {
     const { report, requests } = await check(iptvGood());

@@ -12,18 +12,16 @@
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildAddon, importAll } from '../src/cli/app.js';
 import { generateKeyRing } from '../src/server/index.js';
 import { openStore } from '../src/store/index.js';
 import { runCli } from './helpers/cli.js';
+import { excerpt } from './helpers/corpus.js';
 import { startHosted } from './helpers/hosted.js';
 import { httpRequest } from './helpers/http.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const CORPUS = join(ROOT, '..', 'shared', 'corpus');
 const dirs: string[] = [];
 function folder(): string {
   const dir = mkdtempSync(join(tmpdir(), 'marquee-first-week-'));
@@ -121,9 +119,9 @@ describe('a failed first import', () => {
 });
 
 describe('UTF-16 without a byte-order mark', () => {
-  it('is read: a corpus playlist and a library file saved as UTF-16LE', async () => {
+  it('is read: a real-world playlist and a library file saved as UTF-16LE', async () => {
     const dir = folder();
-    const text = readFileSync(join(CORPUS, 'playlists', 'iptv-org-cl.m3u'), 'utf8');
+    const text = readFileSync(excerpt('playlists', 'iptv-org-cl.m3u'), 'utf8');
     writeFileSync(join(dir, 'utf8.m3u'), text);
     writeFileSync(join(dir, 'utf16.m3u'), Buffer.from(text.replace(/^\uFEFF/, ''), 'utf16le'));
     expect(readFileSync(join(dir, 'utf16.m3u'))[0]).not.toBe(0xff);

@@ -8,7 +8,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type RunningCli, runCli, startCli } from './helpers/cli.js';
 import { httpRequest } from './helpers/http.js';
 import {
@@ -20,6 +20,7 @@ import {
   servedSerial,
   type TestCa,
 } from './helpers/tls.js';
+import { describeWith } from './helpers/tools.js';
 
 let dir: string;
 let ca: TestCa;
@@ -59,7 +60,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('marquee serve --tls-cert --tls-key', () => {
+describeWith(['openssl'], 'marquee serve --tls-cert --tls-key', () => {
   it('serves https from the settings file, its paths relative to the file', async () => {
     const cwd = folder();
     mkdirSync(join(cwd, 'tls'));
@@ -110,6 +111,12 @@ describe('marquee serve --tls-cert --tls-key', () => {
     });
     expect(moved.status).toBe(308);
     expect(moved.headers.location).toBe(manifestUrl);
+    // A foreign Host is never echoed (issue 48): the certificate's name, whatever the request says.
+    const foreign = await httpRequest(`http://127.0.0.1:${redirect![1]}`, '/configure', {
+      headers: { host: 'evil.example' },
+    });
+    expect(foreign.status).toBe(308);
+    expect(foreign.headers.location).toBe(manifestUrl.replace(/\/manifest\.json$/, '/configure'));
     expect((await get(manifestUrl, '/manifest.json')).status).toBe(200);
   });
 

@@ -12,13 +12,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { corpusDir, corpusFile, excerpt } from './helpers/corpus.js';
 import { ensureBuilt } from './helpers/serve-process.js';
 
 type Compress = typeof import('../src/server/compress.js');
 
 const ROOT = join(import.meta.dirname, '..');
 const BUILT = join(ROOT, 'dist', 'server', 'compress.js');
-const corpus = join(ROOT, '..', 'shared', 'corpus');
 
 let built: Compress;
 const saved = process.env.MARQUEE_COMPRESS_THREAD;
@@ -47,15 +47,24 @@ function expected(body: Uint8Array, encoding: 'br' | 'gzip'): Buffer {
     : gzipSync(body, { level: 6 });
 }
 
-/** Real-world bodies: the official add-on's answers and a film library from the shared corpus, as Marquee would serve them. */
+/**
+ * Real-world bodies, as Marquee would serve them: films of Wikipedia (the vendored excerpt, a page
+ * of them and a 2 MB list), and with MARQUEE_CORPUS the official add-on's answers and the corpus's
+ * 2010s films whole.
+ */
 function corpusBodies(): Buffer[] {
-  const addon = JSON.parse(readFileSync(join(corpus, 'addons', 'static-example.json'), 'utf8')) as unknown;
-  const films = JSON.parse(readFileSync(join(corpus, 'library', 'wikipedia-movies-2010s.json'), 'utf8')) as unknown[];
-  return [
-    Buffer.from(JSON.stringify(addon)),
+  const films = (JSON.parse(readFileSync(excerpt('library', 'marquee-movies.json'), 'utf8')) as { items: unknown[] })
+    .items;
+  const bodies = [
     Buffer.from(JSON.stringify({ metas: films.slice(0, 100) })),
-    Buffer.from(JSON.stringify({ metas: films })),
+    Buffer.from(JSON.stringify({ metas: Array.from({ length: 12 }, () => films).flat() })),
   ];
+  if (corpusDir() !== undefined) {
+    const addon = JSON.parse(readFileSync(corpusFile('addons', 'static-example.json'), 'utf8')) as unknown;
+    const all = JSON.parse(readFileSync(corpusFile('library', 'wikipedia-movies-2010s.json'), 'utf8')) as unknown[];
+    bodies.push(Buffer.from(JSON.stringify(addon)), Buffer.from(JSON.stringify({ metas: all })));
+  }
+  return bodies;
 }
 
 describe('the compression thread', () => {
@@ -109,6 +118,32 @@ describe('the compression thread', () => {
     });
     // Forty at once kept every thread busy: as many as the machine has cores, up to four.
     expect(await built.stopCompressThread()).toBe(Math.min(4, availableParallelism()));
+  });
+
+  it('gives a small body the first thread that is free, before the large ones waiting', async () => {
+    const threads = Math.min(4, availableParallelism());
+    // Three large bodies per thread (each about 1.5 MB of guide-like JSON), then one small one.
+    const large = Array.from({ length: threads * 3 }, (_, i) =>
+      Buffer.from(
+        JSON.stringify({
+          metasDetailed: Array.from({ length: 30_000 }, (_, j) => ({
+            id: `mq-tv:c${i}-${j}`,
+            name: `Programme ${j * 7919}`,
+          })),
+        }),
+      ),
+    );
+    expect(large[0]!.byteLength).toBeGreaterThan(256 * 1024);
+    const order: string[] = [];
+    const running = large.map((b, i) => built.compress(b, 'br').then(() => order.push(`large ${i}`)));
+    const small = Buffer.from(JSON.stringify({ metas: [{ id: 'tt1', name: 'A small page' }], pad: 'x'.repeat(4_000) }));
+    const out = await built.compress(small, 'gzip');
+    order.push('small');
+    expect(gunzipSync(out).equals(small)).toBe(true);
+    await Promise.all(running);
+    // At most the bodies the threads had when it came were answered before it.
+    expect(order.indexOf('small'), order.join(', ')).toBeLessThanOrEqual(threads);
+    await built.stopCompressThread();
   });
 
   it('compresses here what a thread ended with unanswered, and starts a new thread for the next body', async () => {

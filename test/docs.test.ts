@@ -6,7 +6,8 @@
  * this checkout (test/docs/blocks.ts), and assert what they answer. Where a block names an
  * address the test cannot reach (a public host), the runner says what it substitutes.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,9 +31,11 @@ import {
 import { HEALTH_RUNNERS } from './docs/health-runners.js';
 import { HTTPS_RUNNERS } from './docs/https-runners.js';
 import { RELAY_RUNNERS } from './docs/relay-runners.js';
+import { WORKER_RUNNERS } from './docs/worker-runners.js';
 import { runCli } from './helpers/cli.js';
 import { httpRequest } from './helpers/http.js';
 import { nginxBinary, testNginxConfig, writeNginxConfig } from './helpers/nginx.js';
+import { needs, type Tool } from './helpers/tools.js';
 import { startPanel } from './helpers/xtream-panel.js';
 
 const dirs: string[] = [];
@@ -61,6 +64,8 @@ const RUNNERS: Record<string, (block: Block) => Promise<void>> = {
   ...HEALTH_RUNNERS,
   /** docs/relay.md (test/docs/relay-runners.ts). */
   ...RELAY_RUNNERS,
+  /** examples/worker/README.md (test/docs/worker-runners.ts). */
+  ...WORKER_RUNNERS,
   /** `npm ci && npm start` / `npm ci && npm run check`: start serves the demo; CI runs both lines. */
   async 'readme-start'(block) {
     const commands = commandsOf(block);
@@ -109,6 +114,47 @@ const RUNNERS: Record<string, (block: Block) => Promise<void>> = {
     } finally {
       expect(await served.stop()).toBe(0);
     }
+  },
+
+  /**
+   * Installing from a checkout: in a fresh project beside `marquee` (a link to this checkout,
+   * which `npm ci` built), the block's lines as shown with the real npm and npx, offline (the
+   * tests fetch nothing, and a folder's install needs nothing from the registry). The project
+   * then imports the package by its name, too.
+   */
+  async 'readme-install-checkout'(block) {
+    const lines = commandsOf(block);
+    expect(lines).toEqual(['npm install ../marquee', 'npx marquee --version']);
+    const dir = folder();
+    symlinkSync(ROOT, join(dir, 'marquee'));
+    const project = join(dir, 'my-project');
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), '{ "name": "my-project", "version": "1.0.0", "private": true }\n');
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: dir,
+      npm_config_offline: 'true',
+      npm_config_update_notifier: 'false',
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+    };
+    const run = (file: string, args: string[]) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile(file, args, { cwd: project, env, timeout: 110_000 }, (error, stdout, stderr) =>
+          resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+        );
+      });
+    const install = await run('sh', ['-c', lines[0]!]);
+    expect(install.code, install.stderr).toBe(0);
+    const version = await run('sh', ['-c', lines[1]!]);
+    expect(version.code, version.stderr).toBe(0);
+    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+    const imported = await run(process.execPath, [
+      '--input-type=module',
+      '-e',
+      "const { createAddon } = await import('stremio-marquee/addon'); console.log(typeof createAddon)",
+    ]);
+    expect(imported.stdout.trim(), imported.stderr).toBe('function');
   },
 
   /** The settings file: read and checked as `marquee` reads it; relative paths resolve beside it. */
@@ -301,18 +347,43 @@ const RUNNERS: Record<string, (block: Block) => Promise<void>> = {
     expect(checked.code, checked.output).toBe(0);
   },
 
-  /** python3 -m http.server on an export (the block's port 8000 moved to a free one). */
+  /** docs/export.md's serve.py: written beside an export and checked by the next block's runner. */
+  async 'export-python-server'(block) {
+    expect(block.text).toContain("('127.0.0.1', 8000)");
+    expect(ALL.some((b) => b.name === 'export-python')).toBe(true);
+  },
+
+  /**
+   * `python3 serve.py` (the block above, its port 8000 moved to a free one) on an export, then
+   * `marquee check` of it, which passes: CORS and cache headers on every answer, the subtitles
+   * rule (a hashed request answered with the plain file), no lifetime on a 404.
+   */
   async 'export-python'(block) {
     const site = await exportedSite();
-    const [line] = commandsOf(block);
+    const [serveLine, checkLine, ...rest] = commandsOf(block);
+    expect([serveLine, rest]).toEqual(['python3 serve.py', []]);
     const port = await freePort();
     const dir = join(site, '..');
     expect(site).toBe(join(dir, 'public'));
-    const server = startShell(dir, line!.replace(' 8000 ', ` ${port} `));
+    const script = ALL.find((b) => b.name === 'export-python-server')!.text;
+    writeFileSync(join(dir, 'serve.py'), script.replace("('127.0.0.1', 8000)", `('127.0.0.1', ${port})`));
+    const server = startShell(dir, serveLine!);
     try {
       const base = `http://127.0.0.1:${port}`;
       await waitUntil(async () => (await httpRequest(base, '/manifest.json').catch(() => undefined))?.status === 200);
-      expect((await httpRequest(base, '/manifest.json')).json().resources).toBeDefined();
+      const manifest = await httpRequest(base, '/manifest.json');
+      expect(manifest.headers['access-control-allow-origin']).toBe('*');
+      expect(manifest.headers['cache-control']).toBe('public, max-age=300');
+      const hashed = await httpRequest(base, '/subtitles/movie/tt1727587/videoHash=0123abcd&videoSize=1000.json');
+      expect(hashed.status).toBe(200);
+      expect(hashed.json()).toEqual((await httpRequest(base, '/subtitles/movie/tt1727587.json')).json());
+      const missing = await httpRequest(base, '/meta/movie/tt0000001.json');
+      expect([missing.status, missing.headers['cache-control']]).toEqual([404, 'no-store']);
+      expect(checkLine).toBe('marquee check http://127.0.0.1:8000/manifest.json');
+      const check = startShell(dir, checkLine!.replace(':8000/', `:${port}/`));
+      expect(await check.exited, check.stdout() + check.stderr()).toBe(0);
+      expect(check.stdout()).toMatch(/^ {2}CORS +PASS +0 +0/m);
+      expect(check.stdout()).toMatch(/^OK: 0 errors/m);
     } finally {
       await server.stop();
     }
@@ -678,6 +749,16 @@ function freePort(): Promise<number> {
 
 const ALL = documentationFiles().flatMap(extractBlocks);
 
+/** The system tools a block's runner drives (skipped, naming them, where one is missing; CI has them all). */
+const BLOCK_TOOLS: Record<string, Tool[]> = {
+  'export-nginx': ['nginx'],
+  'scaling-nginx': ['nginx'],
+  'https-tailscale-cert': ['openssl'],
+  'https-caddyfile': ['caddy'],
+  'https-caddy': ['caddy', 'curl'],
+  'https-own-name': ['openssl'],
+};
+
 describe('documentation code blocks', () => {
   it('every block names a runner that exists', () => {
     const missing = ALL.filter((b) => b.name === undefined || !(b.name in RUNNERS)).map(
@@ -688,6 +769,11 @@ describe('documentation code blocks', () => {
 
   for (const block of ALL) {
     const run = block.name === undefined ? undefined : RUNNERS[block.name];
-    it.runIf(run !== undefined)(`${block.file}:${block.line} ${block.name}`, { timeout: 120_000 }, () => run!(block));
+    const tools = needs(block.name === undefined ? [] : (BLOCK_TOOLS[block.name] ?? []));
+    it.runIf(run !== undefined && !tools.skip)(
+      tools.title(`${block.file}:${block.line} ${block.name}`),
+      { timeout: 120_000 },
+      () => run!(block),
+    );
   }
 });

@@ -109,6 +109,8 @@ describe('marquee health', () => {
         channelName: 'Arte',
         stream: 'Arte',
         url: `${host.url}/arte.m3u8`,
+        source: join(cwd, 'tv.m3u'),
+        line: 6,
         from: 'not-media',
         to: 'ok',
         detail: 'HLS playlist with 1 segment',

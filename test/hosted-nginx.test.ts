@@ -2,25 +2,23 @@
  * docs/scaling.md run for real: nginx (the block of the page) in front of two `marquee serve
  * --hosted` processes sharing one key ring. One user's requests all reach one replica; when that
  * replica is killed, the other imports the user's sources and answers. Skipped, saying why, when
- * nginx is not installed (CI installs it: .ci/run).
+ * nginx is not installed, and a failure then under CI=true (test/helpers/tools.ts; .ci/run installs it).
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { setKeySecret, sourceSetKey } from '../src/hosted/index.js';
 import { parseKeyRing } from '../src/server/index.js';
 import { form, type SourceServer, startSourceServer } from './helpers/hosted.js';
 import { httpRequest } from './helpers/http.js';
 import { nginxBinary, nginxErrors, scalingBlock, startNginx, writeNginxConfig } from './helpers/nginx.js';
 import { ensureBuilt, type ServeChild, startMarquee } from './helpers/serve-process.js';
+import { describeWith } from './helpers/tools.js';
 
 const NGINX = nginxBinary();
-if (!NGINX) {
-  console.warn('test/hosted-nginx.test.ts: skipped: nginx is not installed (apt-get install nginx runs it)');
-}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -36,7 +34,7 @@ function freePort(): Promise<number> {
 const CATALOG = 'catalog/tv/mq-tv-channels.json';
 const USER_LINE = /"path":"\/\{config\}\//g;
 
-describe.skipIf(!NGINX)('hosted replicas behind nginx (docs/scaling.md)', () => {
+describeWith(['nginx'], 'hosted replicas behind nginx (docs/scaling.md)', () => {
   const children: ChildProcess[] = [];
   let dir: string;
   let sources: SourceServer;

@@ -4,7 +4,7 @@
  * a restart, sets are shared, evicted and imported again, private addresses are refused, and no
  * secret reaches a log line.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -202,6 +202,38 @@ describe('hosted configure page', () => {
     expect(page).not.toMatch(/stremio:\/\//);
   });
 
+  it('refuses a set whose guide fails, as the JSON form does, and says why, after the progress page', async () => {
+    // Issue 48: past the page's wait, its reloads joined the import loosely and the set was kept,
+    // then shown "Ready to install" with no word of the failed guide.
+    const h = await hosted(folder(), generateKeyRing(), { waitMs: 200 });
+    const fields = { playlist: `${sources.url}/slow.m3u?failing-guide=1`, epg: `${sources.url}/missing.xml` };
+    const posted = await httpRequest(h.url, '/configure', { method: 'POST', headers: FORM, body: form(fields) });
+    expect(posted.status).toBe(202);
+    const progressPath = new URL(/^2; url=(\S+)$/.exec(String(posted.headers.refresh))![1]!).pathname;
+    let answer = await httpRequest(h.url, progressPath);
+    const deadline = Date.now() + 10_000;
+    while (answer.status === 202 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      answer = await httpRequest(h.url, progressPath);
+    }
+    expect(answer.status).toBe(422);
+    const page = answer.text();
+    expect(page).not.toMatch(/Ready to install|manifest\.json/);
+    expect(page).toMatch(/the guide .*missing\.xml.*404/);
+    expect(h.service.list()).toHaveLength(0);
+    // Asked again (the page reloaded, the link opened later): the same answer, no import started.
+    const hits = sources.hits.get('/slow.m3u?failing-guide=1');
+    const again = await httpRequest(h.url, progressPath);
+    expect(again.status).toBe(422);
+    expect(again.text()).toMatch(/the guide .*missing\.xml.*404/);
+    expect(sources.hits.get('/slow.m3u?failing-guide=1')).toBe(hits);
+    // The JSON form refuses the same set the same way.
+    const json = await configure(h, fields);
+    expect(json.status).toBe(422);
+    expect(json.json().error.message).toMatch(/^epg: the guide .*missing\.xml.*404/);
+    expect(h.service.list()).toHaveLength(0);
+  });
+
   it('escapes what was typed and names the problem next to its field', async () => {
     const h = await hosted(folder());
     const answer = await httpRequest(h.url, '/configure', {
@@ -213,6 +245,37 @@ describe('hosted configure page', () => {
     expect(answer.text()).not.toContain('<script>alert(1)');
     expect(answer.text()).toContain('&lt;script&gt;');
     expect(answer.text()).toMatch(/must be an http\(s\) URL/);
+  });
+});
+
+describe('hosted answers name no file of the server', () => {
+  it('whatever the folder is called: a hosted.dir with a space in its path', async () => {
+    // Issue 48: a failure naming the set's files reached the 422 answer; the path with a space was
+    // cut at the space, and its end was shown.
+    const dir = join(folder(), 'my marquee sets');
+    const h = await hosted(dir);
+    const playlist = `${sources.url}/a.m3u?paths=1`;
+    const key = h.service.keyOf({ playlist });
+    // The set's copies folder cannot be made (a file is in its place): the import fails naming it.
+    // (A refused set's files are removed: the file is put back for each request.)
+    const block = () => writeFileSync(join(dir, `${key}.db.sources`), 'not a folder');
+    block();
+    const answers = [await configure(h, { playlist })];
+    block();
+    answers.push(
+      await httpRequest(h.url, '/configure', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: form({ playlist }),
+      }),
+    );
+    for (const answer of answers) {
+      expect(answer.status).toBe(422);
+      const text = answer.text();
+      expect(text).not.toContain(dir);
+      expect(text).not.toMatch(/marquee sets|\.db\.sources|\/tmp\//);
+    }
+    expect(answers[0]!.json().error.message).toMatch(/^playlist: /);
   });
 });
 

@@ -11,9 +11,10 @@ import { copyFileSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type RunningCli, startCli } from './helpers/cli.js';
 import { issueCertificate, makeTestCa, servedSerial, type TestCa } from './helpers/tls.js';
+import { describeWith } from './helpers/tools.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -71,7 +72,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('marquee serve over https with the real client', () => {
+describeWith(['openssl'], 'marquee serve over https with the real client', () => {
   it('prints the https manifest address and its stremio:// install link', () => {
     expect(manifestUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/manifest\.json$/);
     expect(cli.stdout()).toContain(`  install:   ${manifestUrl.replace(/^https:/, 'stremio:')}\n`);

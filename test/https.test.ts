@@ -10,7 +10,7 @@ import { connect as connectTcp } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect as connectTls } from 'node:tls';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createAddon } from '../src/addon/index.js';
 import { isMarqueeError } from '../src/errors.js';
 import { createRequestHandler, listen, type RunningServer, type TlsReloadEvent } from '../src/server/index.js';
@@ -23,6 +23,7 @@ import {
   servedSerial,
   type TestCa,
 } from './helpers/tls.js';
+import { describeWith } from './helpers/tools.js';
 
 let dir: string;
 let ca: TestCa;
@@ -69,7 +70,7 @@ beforeAll(() => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('listen({ tls })', () => {
+describeWith(['openssl'], 'listen({ tls })', () => {
   it('serves the add-on over HTTP/1.1 and TLS, its pages naming the https address', async () => {
     const running = await listen(createRequestHandler(addon()), {
       port: 0,
@@ -160,7 +161,7 @@ describe('listen({ tls })', () => {
       expect(events).toHaveLength(4);
       expect(events[3]).toMatchObject({
         ok: false,
-        message: expect.stringMatching(/ENOENT.*the certificate in use is kept$/),
+        message: expect.stringMatching(/\.key cannot be read: file not found; the certificate in use is kept$/),
       });
       expect(await servedSerial(running.port, ca.certFile)).toBe('1002');
       copyFileSync(first.keyFile, keyFile);
@@ -224,7 +225,7 @@ describe('listen({ tls })', () => {
     }
   });
 
-  it('redirects the plain port to https, same host and path', async () => {
+  it('redirects the plain port to https, same path, on a name of the certificate or publicUrl, never the Host asked', async () => {
     const running = await listen(createRequestHandler(addon()), {
       port: 0,
       httpsRedirectPort: 0,
@@ -233,16 +234,36 @@ describe('listen({ tls })', () => {
     try {
       expect(running.redirect?.port).toBeGreaterThan(0);
       const plain = `http://127.0.0.1:${running.redirect!.port}`;
+      // A name the certificate covers (localhost, 127.0.0.1) is kept as asked.
       const moved = await httpRequest(plain, '/catalog/movie/films.json?x=1', {
-        headers: { host: `tv.example.org:${running.redirect!.port}` },
+        headers: { host: `127.0.0.1:${running.redirect!.port}` },
       });
       expect(moved.status).toBe(308);
-      expect(moved.headers.location).toBe(`https://tv.example.org:${running.port}/catalog/movie/films.json?x=1`);
-      // A Host header that is not a host name is not echoed back.
-      const odd = await httpRequest(plain, '/', { headers: { host: 'evil.example/<x>' } });
-      expect(odd.headers.location).toBe(`https://127.0.0.1:${running.port}/`);
+      expect(moved.headers.location).toBe(`https://127.0.0.1:${running.port}/catalog/movie/films.json?x=1`);
+      // Any other Host (issue 48: `Location: https://evil.example:…`) gets the certificate's name.
+      for (const host of [`evil.example:${running.redirect!.port}`, 'evil.example', 'evil.example/<x>', '[::1]']) {
+        const foreign = await httpRequest(plain, '/configure', { headers: { host } });
+        expect(foreign.status).toBe(308);
+        expect(foreign.headers.location).toBe(`https://localhost:${running.port}/configure`);
+      }
     } finally {
       await running.close(100);
+    }
+    // With publicUrl, its host whatever the request says.
+    const published = await listen(createRequestHandler(addon()), {
+      port: 0,
+      httpsRedirectPort: 0,
+      publicUrl: 'https://tv.example.org:8443/tv',
+      tls: { certFile: first.certFile, keyFile: first.keyFile, checkEveryMs: 0 },
+    });
+    try {
+      const plain = `http://127.0.0.1:${published.redirect!.port}`;
+      for (const host of ['evil.example', 'localhost', `127.0.0.1:${published.redirect!.port}`]) {
+        const moved = await httpRequest(plain, '/tv/manifest.json', { headers: { host } });
+        expect(moved.headers.location).toBe('https://tv.example.org:8443/tv/manifest.json');
+      }
+    } finally {
+      await published.close(100);
     }
     await expect(listen(createRequestHandler(addon()), { port: 0, httpsRedirectPort: 0 })).rejects.toThrow(
       /a redirect to https needs a certificate/,

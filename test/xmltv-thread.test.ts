@@ -1,8 +1,8 @@
 /**
  * The XMLTV reader in its own thread (sources/xmltv/thread.ts, from the build: a worker thread
  * cannot load the TypeScript sources) yields what readXmltv yields in this thread: every channel,
- * programme and warning, in order, and the same error, on the fixtures, the shared corpus's
- * public guides and a generated guide of many chunks; it stops when its reader stops; and an
+ * programme and warning, in order, and the same error, on the fixtures, real guides (the vendored
+ * excerpts, and the corpus's public guides with MARQUEE_CORPUS) and a generated guide of many chunks; it stops when its reader stops; and an
  * import through it stores exactly what the in-thread import stores.
  */
 import { execFileSync } from 'node:child_process';
@@ -14,13 +14,13 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { realWorldFiles } from './helpers/corpus.js';
 import { BIN, ensureBuilt } from './helpers/serve-process.js';
 
 type Reader = typeof import('../src/sources/xmltv/index.js');
 
 const ROOT = join(import.meta.dirname, '..');
 const fixtures = join(ROOT, 'test', 'fixtures', 'xmltv');
-const corpus = join(ROOT, '..', 'shared', 'corpus', 'guides');
 const twoCores = availableParallelism() > 1;
 
 let built: Reader;
@@ -110,9 +110,7 @@ describe.skipIf(!twoCores)('the XMLTV reader in a thread of its own', () => {
 
   const guides = [
     ...readdirSync(fixtures).map((name) => join(fixtures, name)),
-    ...readdirSync(corpus)
-      .filter((name) => name.endsWith('.xml'))
-      .map((name) => join(corpus, name)),
+    ...realWorldFiles('guides', (name) => name.endsWith('.xml')),
   ];
   it.each(guides.map((path) => [path.split('/').slice(-2).join('/'), path] as const))(
     'yields what readXmltv yields for %s',

@@ -470,3 +470,54 @@ describe('catch-up on the panel clock', () => {
     expect(url('2026-10-26T13:00:00Z', '2026-10-26T14:00:00Z')).toBeUndefined();
   });
 });
+
+describe('counts and lengths (issue 48)', () => {
+  it('cuts stream names past sources.maxNameLength, with a warning, before they are matched or stored', async () => {
+    const p = await panel({ live: 3, movies: 0, series: 0, channelPrefix: 'N'.repeat(500) });
+    const s = site();
+    const live = ok((await s.run({ xtream: [p.account] })).livetv);
+    expect(live.counts.channels).toBe(3);
+    expect(live.warnings.map((w) => w.message)).toContain(
+      'get_live_streams[0]: name is 502 characters long; cut to 300 (sources.maxNameLength)',
+    );
+    const names = (await s.get('/catalog/tv/mq-tv-channels.json')).body.metas.map((m: { name: string }) => m.name);
+    expect(names).toEqual(['N'.repeat(300), 'N'.repeat(300), 'N'.repeat(300)]);
+    const tighter = ok(
+      (await s.run({ xtream: [p.account], sources: { timeoutSeconds: 5, maxNameLength: 40 } })).livetv,
+    );
+    expect(tighter.warnings.map((w) => w.message)).toContain(
+      'get_live_streams[0]: name is 502 characters long; cut to 40 (sources.maxNameLength)',
+    );
+  });
+
+  it('counts live streams once per output format against sources.maxEntries, and titles against library.maxItems', async () => {
+    const p = await panel({ live: 30, movies: 12, series: 0, formats: ['m3u8', 'ts'] });
+    const s = site();
+    const limits = (maxEntries: number, maxItems: number) => ({
+      xtream: [p.account],
+      sources: { timeoutSeconds: 5, maxEntries },
+      library: { maxItems },
+    });
+    const fits = await s.run(limits(60, 12));
+    expect(ok(fits.livetv).counts).toMatchObject({ channels: 30, streams: 60 });
+    expect(ok(fits.library).report.counts.movies).toBe(12);
+    // 30 streams in two formats are 60 entries: past 59 the account's live channels fail, as they arrive.
+    const over = await s.run(limits(59, 11));
+    const live = ok(over.livetv);
+    expect(live.sources[0]).toMatchObject({ kind: 'xtream', outcome: 'kept' });
+    expect(live.sources[0]!.reason).toMatch(
+      /get_live_streams: more than 59 entries \(sources\.maxEntries; 30 live streams read, each an entry per output format \(2\)\)/,
+    );
+    // What it served stays served.
+    expect(live.counts.channels).toBe(30);
+    // The library's limit bounds its items in all (its last good copy included): past it the
+    // library part fails, naming the setting, and the library served before stays served.
+    expect((over.library as { error: Error }).error.message).toMatch(/more than the limit of 11 \(library\.maxItems\)/);
+    expect(s.store.libraryCounts().movies).toBe(12);
+    const fresh = site();
+    const first = await fresh.run(limits(600, 11));
+    expect((first.library as { error: Error }).error.message).toMatch(
+      /get_vod_streams: more than 11 titles \(library\.maxItems\)/,
+    );
+  });
+});

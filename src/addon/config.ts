@@ -13,6 +13,24 @@ export interface ConfigCodec {
   encode(values: Record<string, unknown>): string;
 }
 
+/**
+ * A codec whose work is asynchronous: the encrypted tokens of Web Crypto
+ * (`createWebTokenCodec`), which every runtime has. The add-on and the server await it where they
+ * call a `ConfigCodec` directly; tokens are the same bytes either way.
+ */
+export interface AsyncConfigCodec {
+  decode(segment: string): Promise<Record<string, unknown> | undefined>;
+  encode(values: Record<string, unknown>): Promise<string>;
+}
+
+/** Either kind of codec: what an add-on may be given. */
+export type AnyConfigCodec = ConfigCodec | AsyncConfigCodec;
+
+/** Whether a codec's answer is a promise (an asynchronous codec's). */
+export function isPromiseLike<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | undefined)?.then === 'function';
+}
+
 /** The official SDK's codec: the segment is the JSON of the values. */
 export const jsonConfigCodec: ConfigCodec = {
   decode(segment) {
@@ -101,7 +119,14 @@ export function readConfig(
   fields: readonly ConfigField[],
   segment: string | undefined,
 ): Record<string, unknown> {
-  const raw = segment === undefined ? {} : codec.decode(segment);
+  return checkConfig(fields, segment === undefined ? {} : codec.decode(segment));
+}
+
+/** Check decoded values (undefined: the segment could not be read); throws INVALID_CONFIG with every problem. */
+export function checkConfig(
+  fields: readonly ConfigField[],
+  raw: Record<string, unknown> | undefined,
+): Record<string, unknown> {
   if (raw === undefined) throw new MarqueeError('INVALID_CONFIG', 'the configuration segment cannot be read');
   const { values, problems } = coerceConfig(fields, raw);
   if (problems.length > 0) {

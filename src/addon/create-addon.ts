@@ -6,10 +6,17 @@ import { type CacheHints, MAX_PAGE_SIZE } from '../protocol/responses.js';
 import { findCatalog, resourceRoutes } from '../protocol/routing.js';
 import { validateManifest } from '../protocol/validate-manifest.js';
 import { validateResponse } from '../protocol/validate-response.js';
-import { type ConfigCodec, jsonConfigCodec, readConfig } from './config.js';
+import {
+  type AnyConfigCodec,
+  type AsyncConfigCodec,
+  type ConfigCodec,
+  checkConfig,
+  isPromiseLike,
+  jsonConfigCodec,
+} from './config.js';
 import { readCatalogExtra } from './extra.js';
 import { handlerIssues } from './handler-check.js';
-import { isRawJsonList, parseRawJson, type RawJsonList } from './raw-json.js';
+import { isRawJsonList, parseRawJson, type RawJsonList } from './raw-list.js';
 import type {
   AddonRequest,
   AddonResponse,
@@ -20,13 +27,16 @@ import type {
   ItemRequest,
 } from './types.js';
 
-export interface AddonOptions<M extends DeepReadonly<ManifestInput>> {
+export interface AddonOptions<M extends DeepReadonly<ManifestInput>, C extends AnyConfigCodec = ConfigCodec> {
   /** The manifest; validated at creation: errors refuse to start, warnings are kept on `addon.warnings`. */
   readonly manifest: M;
   /** Typed from the manifest: `config` from its config fields, `extra` from its catalogs' extras. */
   readonly handlers: Handlers<ConfigValues<M['config']>, DeclaredExtraNames<M>>;
-  /** How the config path segment is read and written; default: the official SDK's JSON form. */
-  readonly configCodec?: ConfigCodec;
+  /**
+   * How the config path segment is read and written; default: the official SDK's JSON form. An
+   * asynchronous codec (Web Crypto's `createWebTokenCodec`) makes `manifestFor` answer a promise.
+   */
+  readonly configCodec?: C;
   /**
    * Check every handler answer against the protocol (wrapper key, page size, item validity,
    * programme rules) and refuse bad ones with INVALID_RESPONSE. Default true; turn off in
@@ -51,18 +61,26 @@ export interface AddonOptions<M extends DeepReadonly<ManifestInput>> {
   readonly onWarning?: (message: string, details: Record<string, unknown>) => void;
 }
 
-export interface Addon {
+/**
+ * An add-on. `C` is its config codec's kind: with a synchronous one (the default, and Node's
+ * `createTokenCodec`) `manifestFor` answers at once; with an asynchronous one (Web Crypto) it
+ * answers a promise. A server takes either (`AnyAddon`).
+ */
+export interface Addon<C extends AnyConfigCodec = ConfigCodec> {
   readonly manifest: Manifest;
   /** Manifest problems that do not refuse to start. */
   readonly warnings: readonly Issue[];
   readonly configFields: readonly ConfigField[];
-  readonly configCodec: ConfigCodec;
+  readonly configCodec: C;
   readonly dataVersion: (now?: number) => string | number;
   /** Answer `/{config?}/manifest.json`; 404 when the config segment is not valid. */
-  manifestFor(configSegment?: string): AddonResponse;
+  manifestFor(configSegment?: string): C extends AsyncConfigCodec ? Promise<AddonResponse> : AddonResponse;
   /** Answer one resource request, enforcing the protocol around the handlers. */
   handle(request: AddonRequest): Promise<AddonResponse>;
 }
+
+/** An add-on with either kind of config codec: what a server serves. */
+export type AnyAddon = Addon<AnyConfigCodec>;
 
 const notFound = (reason: string): AddonResponse => ({ status: 404, reason });
 
@@ -76,7 +94,9 @@ const notFound = (reason: string): AddonResponse => ({ status: 404, reason });
  *   handlers: { catalog: ({ extra }) => ({ metas: page(ALL, extra.skip) }) },
  * });
  */
-export function createAddon<const M extends DeepReadonly<ManifestInput>>(options: AddonOptions<M>): Addon {
+export function createAddon<const M extends DeepReadonly<ManifestInput>, C extends AnyConfigCodec = ConfigCodec>(
+  options: AddonOptions<M, C>,
+): Addon<C> {
   const validated = validateManifest(options.manifest);
   const { manifest, warnings } = validated;
   // Handlers are checked against the manifest once it reads as one; every problem is listed at once.
@@ -91,16 +111,25 @@ export function createAddon<const M extends DeepReadonly<ManifestInput>>(options
     });
   }
   const handlers = options.handlers as unknown as Handlers<Record<string, unknown>>;
-  const codec = options.configCodec ?? jsonConfigCodec;
+  const codec: AnyConfigCodec = options.configCodec ?? jsonConfigCodec;
   const fields = manifest.config ?? [];
   const strict = options.validateResponses ?? true;
   const strictRaw = options.validateRawJson ?? strict;
   const dataVersion = options.dataVersion ?? (() => 0);
   const configRequired = manifest.behaviorHints?.configurationRequired === true;
 
-  function config(segment: string | undefined): Record<string, unknown> | undefined {
+  /** The checked values of a segment, undefined when they are not valid; a promise with an asynchronous codec. */
+  function config(
+    segment: string | undefined,
+  ): Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined> {
+    if (segment === undefined) return checked({});
+    const raw = codec.decode(segment);
+    return isPromiseLike(raw) ? raw.then(checked) : checked(raw);
+  }
+
+  function checked(raw: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
     try {
-      return readConfig(codec, fields, segment);
+      return checkConfig(fields, raw);
     } catch (error) {
       if (error instanceof MarqueeError && error.code === 'INVALID_CONFIG') return undefined;
       throw error;
@@ -144,7 +173,8 @@ export function createAddon<const M extends DeepReadonly<ManifestInput>>(options
   async function handle(request: AddonRequest): Promise<AddonResponse> {
     const { resource, type, id } = request;
     if (configRequired && request.config === undefined) return notFound('this add-on needs a configuration');
-    const values = config(request.config);
+    const decoded = config(request.config);
+    const values = isPromiseLike(decoded) ? await decoded : decoded;
     if (!values) return notFound('the configuration is not valid');
     const base = {
       type,
@@ -198,16 +228,26 @@ export function createAddon<const M extends DeepReadonly<ManifestInput>>(options
     }
   }
 
+  const served = (): AddonResponse => ({
+    status: 200,
+    body: manifest as unknown as Record<string, unknown>,
+    cache: {},
+  });
+  const answerManifest = (values: Record<string, unknown> | undefined) =>
+    values ? served() : notFound('the configuration is not valid');
+  function manifestFor(segment?: string): AddonResponse | Promise<AddonResponse> {
+    if (segment === undefined) return served();
+    const values = config(segment);
+    return isPromiseLike(values) ? values.then(answerManifest) : answerManifest(values);
+  }
+
   return {
     manifest,
     warnings,
     configFields: fields,
-    configCodec: codec,
+    configCodec: codec as C,
     dataVersion,
-    manifestFor(segment) {
-      if (segment !== undefined && !config(segment)) return notFound('the configuration is not valid');
-      return { status: 200, body: manifest as unknown as Record<string, unknown>, cache: {} };
-    },
+    manifestFor: manifestFor as Addon<C>['manifestFor'],
     handle,
   };
 }

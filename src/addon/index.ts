@@ -1,6 +1,14 @@
 export { type AddonPart, type BaseManifest, composeAddon } from './compose.js';
-export { type ConfigCodec, type ConfigProblem, coerceConfig, jsonConfigCodec, readConfig } from './config.js';
-export { type Addon, type AddonOptions, createAddon } from './create-addon.js';
+export {
+  type AnyConfigCodec,
+  type AsyncConfigCodec,
+  type ConfigCodec,
+  type ConfigProblem,
+  coerceConfig,
+  jsonConfigCodec,
+  readConfig,
+} from './config.js';
+export { type Addon, type AddonOptions, type AnyAddon, createAddon } from './create-addon.js';
 export { readCatalogExtra } from './extra.js';
 export { guideDayWindow, overlapsGuideDay, page, programmeId } from './paging.js';
 export {

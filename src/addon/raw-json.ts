@@ -1,26 +1,25 @@
 /**
- * Pre-serialized JSON in an answer. A backend that writes a large list straight from its store
- * (a guide page is about 1 MB of programmes) answers `{ metasDetailed: rawJsonList(bytes, n) }`
- * instead of building objects the server would only serialize again. The add-on still enforces
- * the page limit from `count`, validates the list when asked to (`validateRawJson`), and hands
- * parsed objects to every caller that did not ask for raw values (the export, tests).
+ * Raw JSON lists on Node: lists written into frames of Buffer memory that are used again once
+ * released (a guide page then costs no fresh memory), and the Buffer-typed serializers. The lists
+ * themselves, and their serialization with Web APIs, are in raw-list.ts.
  */
+import type { Bytes } from './bytes.js';
+import { framedRawJsonList, type RawJsonList, serializeLease } from './raw-list.js';
 
-const RAW = Symbol.for('marquee.rawJson');
+export {
+  isRawJsonList,
+  parseRawJson,
+  parseRawJsonList,
+  type RawJsonList,
+  rawJsonList,
+} from './raw-list.js';
 
-/** A JSON array already serialized as UTF-8 bytes, with the number of items it holds. */
-export interface RawJsonList {
-  readonly [RAW]: true;
-  readonly bytes: Uint8Array;
-  readonly count: number;
-  /** Set by `allocRawJsonList`: the allocation around `bytes`, which has room for the answer's wrapper. */
-  readonly frame?: Buffer;
-  /**
-   * Set by `allocRawJsonList` with a pool: gives `frame` back to it. Call it once nothing reads
-   * the bytes any more (the answer was written out); not calling it only costs a new frame later.
-   */
-  readonly release?: () => void;
-}
+/** Answer bodies as Buffers, as Node's adapter, cache and callers have always had them. */
+export const NODE_BYTES: Bytes = {
+  utf8: (text) => Buffer.from(text),
+  concat: (parts) => Buffer.concat(parts),
+  copy: (bytes) => Buffer.from(bytes),
+};
 
 /**
  * Frames for `allocRawJsonList` that are used again once released: a 1 MB guide page then costs
@@ -59,14 +58,6 @@ export function createFramePool(maxFree = 4): FramePool {
   };
 }
 
-/**
- * Wraps `bytes` (a JSON array of `count` items) for an answer.
- * @example return { metasDetailed: rawJsonList(Buffer.from('[]'), 0) }
- */
-export function rawJsonList(bytes: Uint8Array, count: number): RawJsonList {
-  return { [RAW]: true, bytes, count };
-}
-
 /** Bytes kept before a list from `allocRawJsonList`: `{"metasDetailed":` and any other wrapper key fit. */
 const HEAD_ROOM = 32;
 
@@ -83,51 +74,14 @@ export function allocRawJsonList(
   const need = HEAD_ROOM + size + 1;
   const frame = pool ? pool.take(need) : Buffer.allocUnsafeSlow(need); // never a slice of the shared pool
   const bytes = frame.subarray(HEAD_ROOM, HEAD_ROOM + size);
-  if (pool === undefined) return { bytes, done: (count) => ({ [RAW]: true, bytes, count, frame }) };
+  if (pool === undefined) return { bytes, done: (count) => framedRawJsonList(bytes, count, frame) };
   let given = false;
   const release = () => {
     if (given) return;
     given = true;
     pool.give(frame);
   };
-  return { bytes, done: (count) => ({ [RAW]: true, bytes, count, frame, release }) };
-}
-
-/** `{"key":` + the list + `}` written around the list inside its frame, or undefined when it has none. */
-function wrapInPlace(key: string, list: RawJsonList): Buffer | undefined {
-  const frame = list.frame;
-  if (frame === undefined) return undefined;
-  const head = Buffer.from(`{${JSON.stringify(key)}:`);
-  const start = list.bytes.byteOffset - frame.byteOffset;
-  const end = start + list.bytes.byteLength;
-  if (head.length > start || end + 1 > frame.length) return undefined;
-  frame.set(head, start - head.length);
-  frame[end] = 0x7d; // }
-  return frame.subarray(start - head.length, end + 1);
-}
-
-export function isRawJsonList(value: unknown): value is RawJsonList {
-  return typeof value === 'object' && value !== null && (value as Partial<RawJsonList>)[RAW] === true;
-}
-
-/** The items of a raw list as objects. */
-export function parseRawJsonList(list: RawJsonList): unknown[] {
-  const items: unknown = JSON.parse(
-    Buffer.from(list.bytes.buffer, list.bytes.byteOffset, list.bytes.byteLength).toString(),
-  );
-  if (!Array.isArray(items)) throw new TypeError('a raw JSON list does not hold a JSON array');
-  return items;
-}
-
-/** `body` with every raw list replaced by its parsed items (the body itself when it has none). */
-export function parseRawJson(body: Record<string, unknown>): Record<string, unknown> {
-  let out: Record<string, unknown> | undefined;
-  for (const [key, value] of Object.entries(body)) {
-    if (!isRawJsonList(value)) continue;
-    out ??= { ...body };
-    out[key] = parseRawJsonList(value);
-  }
-  return out ?? body;
+  return { bytes, done: (count) => framedRawJsonList(bytes, count, frame, release) };
 }
 
 /**
@@ -144,26 +98,5 @@ export function serializeBody(body: Record<string, unknown>): Buffer {
  * that gives it back once they are written out. Lists copied into the bytes are given back at once.
  */
 export function serializeBodyLease(body: Record<string, unknown>): { bytes: Buffer; release?: () => void } {
-  const keys = Object.keys(body);
-  const raws = keys.map((k) => body[k]).filter(isRawJsonList);
-  if (raws.length === 0) return { bytes: Buffer.from(JSON.stringify(body)) };
-  if (keys.length === 1) {
-    const list = raws[0]!;
-    const wrapped = wrapInPlace(keys[0]!, list);
-    if (wrapped !== undefined) return list.release ? { bytes: wrapped, release: list.release } : { bytes: wrapped };
-  }
-  const parts: Uint8Array[] = [];
-  let first = true;
-  for (const key of keys) {
-    const value = body[key];
-    if (value === undefined) continue;
-    const member = `${first ? '{' : ','}${JSON.stringify(key)}:`;
-    first = false;
-    if (isRawJsonList(value)) parts.push(Buffer.from(member), value.bytes);
-    else parts.push(Buffer.from(member + JSON.stringify(value)));
-  }
-  parts.push(Buffer.from(first ? '{}' : '}'));
-  const bytes = Buffer.concat(parts);
-  for (const list of raws) list.release?.();
-  return { bytes };
+  return serializeLease(body, NODE_BYTES) as { bytes: Buffer; release?: () => void };
 }

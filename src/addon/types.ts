@@ -6,7 +6,7 @@ import type { Meta, MetaPreview } from '../protocol/meta.js';
 import type { ExtraPairs } from '../protocol/path.js';
 import type { CacheHints } from '../protocol/responses.js';
 import type { Stream, Subtitle } from '../protocol/stream.js';
-import type { RawJsonList } from './raw-json.js';
+import type { RawJsonList } from './raw-list.js';
 
 export type MaybePromise<T> = T | Promise<T>;
 

@@ -11,7 +11,7 @@
 
 import { type ExtraPairs, isGuideCatalog, requiredExtras } from '../protocol/index.js';
 import type { Addon } from './create-addon.js';
-import { isRawJsonList } from './raw-json.js';
+import { isRawJsonList } from './raw-list.js';
 
 export interface WarmUpOptions {
   /** How many times each first page is asked: the first compiles, the next ones let hot code be optimised. Default 3; 0 asks only the further guide pages. */

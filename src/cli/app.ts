@@ -20,6 +20,7 @@ import { type XtreamSource, xtreamSource } from '../sources/xtream/index.js';
 import { type ManifestChange, openStore, recordManifest, type Store } from '../store/index.js';
 import { healthServing } from './health.js';
 import { loadOrCreateKeyRing } from './keys.js';
+import { entryLimitsOf, importLimits } from './limits.js';
 import { collectGarbage } from './memory.js';
 import type { Settings } from './settings.js';
 import { version } from './version.js';
@@ -53,10 +54,12 @@ export function prepareDemo(now: number): { settings: Settings; cleanup: () => v
   const dir = mkdtempSync(join(tmpdir(), 'marquee-demo-'));
   const playlist = join(dir, 'demo.m3u');
   const guide = join(dir, 'demo.xml');
-  writeFileSync(playlist, demoPlaylist());
-  writeFileSync(guide, demoGuide(now));
+  writeFileSync(playlist, demoPlaylist(), { mode: 0o600 });
+  writeFileSync(guide, demoGuide(now), { mode: 0o600 });
   const library = join(dir, 'library.json');
-  writeFileSync(library, JSON.stringify(withDemoPosters(JSON.parse(readFileSync(DEMO_LIBRARY, 'utf8')))));
+  writeFileSync(library, JSON.stringify(withDemoPosters(JSON.parse(readFileSync(DEMO_LIBRARY, 'utf8')))), {
+    mode: 0o600,
+  });
   return {
     dir,
     settings: {
@@ -136,6 +139,7 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
   const signal = hooks.signal ? { signal: hooks.signal } : {};
   const accounts = xtreamSources(settings);
   const playlists = livePlaylists(settings, accounts);
+  const limits = importLimits(settings);
   if (playlists.length > 0) {
     try {
       outcome.livetv = await importLiveTv(store, {
@@ -148,6 +152,8 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
         ...(livetv?.retentionDays !== undefined ? { retentionHours: livetv.retentionDays * 24 } : {}),
         ...(livetv?.horizonDays !== undefined ? { horizonDays: livetv.horizonDays } : {}),
         ...(livetv?.languages ? { languages: livetv.languages } : {}),
+        limits: entryLimitsOf(limits),
+        ...(limits.maxStreamsPerChannel !== undefined ? { maxStreamsPerChannel: limits.maxStreamsPerChannel } : {}),
         sourceOptions: sourceOptions(settings),
         ...lockTimeout(settings),
         ...guard(settings, hooks),
@@ -157,6 +163,7 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
         ...(hooks.parseThread !== undefined ? { parseThread: hooks.parseThread } : {}),
         onChannelsStored: collectGarbage,
         onGuidesRead: collectGarbage,
+        onNewPass: collectGarbage,
         // Full collections every 16 MiB of a gzip guide: for an import that owns the process (its
         // own, or serve's first before it listens), never beside requests.
         ...(hooks.parseThread ? { onInflatedGuideBytes: collectGarbage } : {}),
@@ -172,6 +179,10 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
       outcome.library = await importLibrary(store, {
         files: settings.library?.files ?? [],
         ...(libraries.length > 0 ? { sources: libraries } : {}),
+        read: {
+          ...(limits.maxItems !== undefined ? { maxItems: limits.maxItems } : {}),
+          ...(limits.maxNameLength !== undefined ? { maxNameLength: limits.maxNameLength } : {}),
+        },
         import: lockTimeout(settings),
         ...(settings.sources?.timeoutSeconds
           ? { sourceOptions: { timeoutMs: settings.sources.timeoutSeconds * 1000 } }
@@ -208,10 +219,14 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
   return outcome;
 }
 
-/** The configured Xtream accounts, each read with the settings' source limits. */
+/** The configured Xtream accounts, each read with the settings' source limits (bytes, counts and lengths). */
 export function xtreamSources(settings: Settings): XtreamSource[] {
+  const { maxItems, ...limits } = importLimits(settings);
   return (settings.xtream ?? []).map((x) =>
-    xtreamSource(typeof x === 'string' ? { url: x } : x, sourceOptions(settings)),
+    xtreamSource(typeof x === 'string' ? { url: x } : x, sourceOptions(settings), {
+      ...entryLimitsOf(limits),
+      ...(maxItems !== undefined ? { maxItems } : {}),
+    }),
   );
 }
 
@@ -280,6 +295,9 @@ export function buildAddon(
         // The client shows a stream's name as its source: the add-on's own name, as the user installed it.
         streamName: settings.addon?.name ?? 'Marquee',
         ...(settings.livetv?.placeholders ? { placeholders: settings.livetv.placeholders } : {}),
+        ...(settings.livetv?.maxStreamsPerChannel !== undefined
+          ? { maxStreamsPerChannel: settings.livetv.maxStreamsPerChannel }
+          : {}),
         health: healthServing(settings),
         ...(extras.relay ? { relay: extras.relay } : {}),
       }),

@@ -26,10 +26,19 @@ export interface Io {
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
-  /** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
+  /**
+   * Resolves when the process is asked to stop (SIGINT/SIGTERM). Only the commands that stop in
+   * order (`serve`, `import`, `health`) are told: the others end as Node ends on those signals.
+   */
   readonly stopped: Promise<string>;
   /** Registers a listener for a reload request (SIGHUP); returns how to unregister it. */
   readonly onReload?: (listener: () => void) => () => void;
+  /**
+   * Once asked to stop: the process ends at most `ms` from now, whatever still runs (a read that
+   * hangs, a synchronous step). `forced` is called first when the command has not returned by
+   * then (the process then exits 1); a command that returned exits with its own code.
+   */
+  readonly boundStop?: (ms: number, forced?: () => void) => void;
 }
 
 export type OptionValues = Record<string, string | boolean | string[] | undefined>;
@@ -42,6 +51,11 @@ export interface Command {
   readonly positionals?: { readonly name: string; readonly required: boolean };
   /** Extra help text: exit codes, examples. */
   readonly notes?: string;
+  /**
+   * Stops in order on SIGINT/SIGTERM (`Io.stopped`), bounded by `Io.boundStop`. Without it the
+   * command ends at once on those signals, as any program does.
+   */
+  readonly stopsInOrder?: boolean;
   run(values: OptionValues, positionals: string[], io: Io): Promise<number>;
 }
 

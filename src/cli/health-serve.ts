@@ -56,6 +56,13 @@ export function startHealthPasses(options: {
     maxBackoffMs: Math.min(intervalMs, 3_600_000),
     run: (signal) => options.exclusive(() => healthInWorker(db, settings, { signal })),
     onResult: (result) => {
+      // Nothing recorded, nothing to rebuild: the next pass is at the next interval, as usual.
+      if (result.offline) {
+        log.warn(
+          `health pass: ${describeHealthPass(result, []).join('; ')}; ${hours > 0 ? `the next pass is in ${hours} h` : 'the next pass follows the next import'}`,
+        );
+        return;
+      }
       log.event(`health pass: ${describeHealthPass(result, []).join('; ')}`);
       options.onPass(result);
     },

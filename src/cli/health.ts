@@ -5,6 +5,7 @@
  */
 import { MarqueeError } from '../errors.js';
 import { HEALTH_DEFAULTS, type HealthPassOptions, type HealthPassResult, type HealthServing } from '../livetv/index.js';
+import type { OfflineFinding } from '../sources/health/index.js';
 import { redactStreamUrl } from '../sources/input/index.js';
 import { parseXtreamAccount } from '../sources/xtream/index.js';
 import { type HealthChangeRow, type Store, sourceKey } from '../store/index.js';
@@ -78,6 +79,15 @@ function accountKey(url: string, credentials: { username?: string; password?: st
   }
 }
 
+/**
+ * Why a pass was not recorded, for people: `this machine looks offline: nothing recorded (300 of
+ * 300 checks reached no server, on 30 hosts: 300 no such host)`.
+ */
+export function offlineLine(offline: OfflineFinding): string {
+  const causes = offline.causes.map((c) => `${c.checks.toLocaleString('en-US')} ${c.cause}`).join(', ');
+  return `this machine looks offline: nothing recorded (${offline.unreachable.toLocaleString('en-US')} of ${count(offline.verdicts, 'check')} reached no server, on ${count(offline.hosts, 'host')}: ${causes}); every stream keeps the health of the last pass`;
+}
+
 /** A pass in lines for people: what it checked, found and skipped, and the first streams that changed. */
 export function describeHealthPass(result: HealthPassResult, changed: readonly HealthChangeRow[]): string[] {
   const c = result.counts;
@@ -94,6 +104,7 @@ export function describeHealthPass(result: HealthPassResult, changed: readonly H
     s.notStarted > 0 ? `${count(s.notStarted, 'stream')} left for the next pass (health.maxRequests spent)` : '',
   ].filter((x) => x !== '');
   if (skipped.length > 0) lines.push(`not checked: ${skipped.join('; ')}`);
+  if (result.offline) return [...lines, offlineLine(result.offline)];
   lines.push(`${count(result.changes.length, 'stream')} changed state`);
   for (const change of changed.slice(0, 20)) lines.push(`  ${changeLine(change)}`);
   if (result.changes.length > 20) lines.push(`  … (every one in \`marquee status --json\`)`);
@@ -133,6 +144,9 @@ export function changeJson(change: HealthChangeRow) {
     channelName: change.channelName,
     ...(change.streamName !== undefined ? { stream: change.streamName } : {}),
     url: redactStreamUrl(change.url),
+    // Two streams of a channel on one host read alike once redacted (`…/backup.ts`): where each came from tells them apart.
+    ...(change.source !== undefined ? { source: change.source } : {}),
+    ...(change.line !== undefined ? { line: change.line } : {}),
     from: change.from ?? 'unchecked',
     to: change.to,
     ...(change.detail !== undefined ? { detail: change.detail } : {}),

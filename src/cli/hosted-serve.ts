@@ -4,21 +4,33 @@
  * `security.configKeyFile`, shared by every replica) encrypts the users' sources in their links.
  */
 import { resolve } from 'node:path';
+import type { ConfigCodec } from '../addon/index.js';
 import { createHostedHandler, createHostedService, type HostedService, setKeySecret } from '../hosted/index.js';
-import { createRequestHandler, createTokenCodec, HTTPS_GUIDE_PATH, installReach } from '../server/index.js';
+import {
+  createRequestHandler,
+  createTokenCodec,
+  HTTPS_GUIDE_PATH,
+  installReach,
+  parseKeyRing,
+} from '../server/index.js';
 import type { Io } from './command.js';
 import { httpsGuideOption } from './https-guide.js';
 import { loadOrCreateKeyRing } from './keys.js';
+import { atAddress, lanAddresses } from './lan-addresses.js';
+import { importLimits } from './limits.js';
 import { listenPerSettings } from './listen.js';
 import { createLogger } from './log.js';
 import { count } from './plural.js';
 import { startHostedRelay } from './relay-serve.js';
 import type { Settings } from './settings.js';
+import { settingsReload } from './settings-reload.js';
+import { boundServeStop } from './shutdown.js';
 import { version } from './version.js';
+import { watchKeyRing } from './watch-keys.js';
 
 const MiB = 1_048_576;
 
-export async function serveHosted(settings: Settings, io: Io): Promise<number> {
+export async function serveHosted(settings: Settings, io: Io, settingsFile?: string): Promise<number> {
   const log = createLogger(io.stdout, {
     format: settings.log?.format ?? (io.stdout.isTTY ? 'pretty' : 'json'),
     requests: settings.log?.requests ?? true,
@@ -30,6 +42,26 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
   const keyFile = settings.security?.configKeyFile ?? `${db}.keys.json`;
   const { ring } = loadOrCreateKeyRing(keyFile);
   const id = settings.addon?.id ?? 'org.marquee.hosted';
+  // The key ring is read again when it changes (`marquee rotate-key`, within a second; at once on
+  // SIGHUP): new links use its current key, dropped keys stop opening links. The names of the
+  // source sets keep the secret they started with (a set renamed mid-run would lose its files).
+  let codec = createTokenCodec(ring, id);
+  let liveRing = ring;
+  const liveCodec: ConfigCodec = { encode: (values) => codec.encode(values), decode: (token) => codec.decode(token) };
+  const keys = watchKeyRing(keyFile, {
+    onChange: (bytes) => {
+      try {
+        // The bytes read, never a new ring: a file gone for a moment must not become another key.
+        liveRing = parseKeyRing(bytes.toString('utf8'));
+        codec = createTokenCodec(liveRing, id);
+        log.event(`reloaded the key ring ${keyFile}: new install links use its current key`);
+      } catch (error) {
+        log.warn(
+          `the key ring ${keyFile} changed but was not taken: ${(error as Error).message}; the keys in use are kept`,
+        );
+      }
+    },
+  });
   const h = settings.hosted ?? {};
   // The public pages link the HTTPS guide at /https, served from the package's own docs/https.md.
   const serverOptions = {
@@ -44,13 +76,13 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
   let service: HostedService | undefined;
   const relay = startHostedRelay(settings, {
     db,
-    ring: () => ring,
+    ring: () => liveRing,
     storeOf: (set) => service?.store(set),
     log,
   });
   service = createHostedService({
     dir: h.dir ?? `${db}.hosted`,
-    codec: createTokenCodec(ring, id),
+    codec: liveCodec,
     setKeySecret: setKeySecret(ring),
     manifest: {
       id,
@@ -73,6 +105,7 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
       allowPrivate: settings.sources?.allowPrivate === true,
       ...(settings.sources?.timeoutSeconds ? { timeoutMs: settings.sources.timeoutSeconds * 1000 } : {}),
       ...(settings.sources?.maxMegabytes ? { maxBytes: settings.sources.maxMegabytes * MiB } : {}),
+      limits: importLimits(settings),
     },
     handlerFor: (addon) => createRequestHandler(addon, { ...serverOptions, responseCache: { maxBytes: 8 * MiB } }),
     ...(relay ? { relayFor: (key: string) => relay.linksFor(key) } : {}),
@@ -90,9 +123,18 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
       : {}),
   });
   try {
-    const { running, base } = await listenPerSettings(hosted.handle, settings, log);
-    // SIGHUP reads the certificate again now, not at the next check.
-    const stopTlsReload = running.tls && io.onReload?.(() => void running.tls?.reload());
+    const { running, host, base } = await listenPerSettings(hosted.handle, settings, log);
+    const plain = installReach(`${base}/manifest.json`) !== 'https';
+    // On every interface over plain HTTP the banner's 127.0.0.1 is this machine's alone: name its network addresses.
+    const lan = plain && settings.publicUrl === undefined ? lanAddresses(host) : [];
+    // SIGHUP reads the certificate and the key ring again now, not at the next check; each logs
+    // only when it changed. Registered over HTTP too: SIGHUP never ends the server.
+    const settingsChanged = settingsReload(settingsFile, (message) => log.warn(message));
+    const stopReload = io.onReload?.(() => {
+      keys.check();
+      void running.tls?.reload();
+      settingsChanged();
+    });
     io.stdout.write(
       [
         '',
@@ -100,8 +142,13 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
         `  manifest:  ${base}/manifest.json`,
         `  configure: ${base}/configure`,
         `  sets:      ${service.dir} (${count(service.list().length, 'source set')})`,
+        ...(lan.length > 0
+          ? [
+              `  lan:       ${lan.map((a) => atAddress(`${base}/configure`, a)).join(', ')} (this machine on its network)`,
+            ]
+          : []),
         // Users install from the configure page; over plain HTTP their TVs and phones cannot.
-        ...(installReach(`${base}/manifest.json`) === 'https'
+        ...(!plain
           ? []
           : [
               `  https:     users' TVs and phones install add-ons only over HTTPS: serve with --tls-cert and --tls-key, or behind an HTTPS proxy (how: ${serverOptions.httpsGuide === undefined ? 'docs/https.md' : `${base}${HTTPS_GUIDE_PATH}`})`,
@@ -114,15 +161,16 @@ export async function serveHosted(settings: Settings, io: Io): Promise<number> {
       ].join('\n'),
     );
     const signal = await io.stopped;
-    log.event(`${signal}: finishing requests in flight, then stopping`);
-    stopTlsReload?.();
+    const { graceMs } = boundServeStop(io, settings, signal, log);
+    stopReload?.();
     // Live answers end first: a relayed stream never finishes on its own.
     relay?.stop();
-    await running.close(10_000);
+    await running.close(graceMs);
     return 0;
   } finally {
     relay?.stop();
-    await service.close();
+    keys.stop();
+    await service.close({ stopImports: true });
     hosted.close();
   }
 }

@@ -1,6 +1,9 @@
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { MarqueeError } from '../errors.js';
-import { generateKeyRing, type KeyRing, parseKeyRing, serializeKeyRing } from '../server/index.js';
+import { generateKeyRing, type KeyRing, parseKeyRing, readRegularFileSync, serializeKeyRing } from '../server/index.js';
+
+/** A key ring holds a few keys; a megabyte is far past any real one. */
+export const MAX_KEY_RING_BYTES = 1024 * 1024;
 
 /**
  * The key ring that encrypts user configuration in install links: read from its file, or
@@ -9,7 +12,8 @@ import { generateKeyRing, type KeyRing, parseKeyRing, serializeKeyRing } from '.
 export function loadOrCreateKeyRing(file: string): { ring: KeyRing; created: boolean } {
   if (existsSync(file)) {
     try {
-      return { ring: parseKeyRing(readFileSync(file, 'utf8')), created: false };
+      // Never waits on a path that is not a regular file (a FIFO): refused, named.
+      return { ring: parseKeyRing(readRegularFileSync(file, MAX_KEY_RING_BYTES).toString('utf8')), created: false };
     } catch (error) {
       throw new MarqueeError('INVALID_SETTINGS', `the key file ${file} cannot be used: ${(error as Error).message}`);
     }

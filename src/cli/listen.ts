@@ -2,7 +2,9 @@
  * Listening as the settings say (port, host, connection cap, proxy trust, HTTPS and its redirect
  * port), and the public base address the start-up lines show: `serve` and `serve --hosted` alike.
  */
+import { readFileSync } from 'node:fs';
 import { listen, type RequestHandler, type TlsReloadEvent } from '../server/index.js';
+import { untrustedReason } from './certificate-trust.js';
 import type { Settings } from './settings.js';
 
 /** Where `listenPerSettings` tells about the certificate: renewals taken, files not taken. */
@@ -47,6 +49,7 @@ export async function listenPerSettings(
         }
       : {}),
     ...(settings.tls?.redirectPort !== undefined ? { httpsRedirectPort: settings.tls.redirectPort } : {}),
+    ...(settings.publicUrl !== undefined ? { publicUrl: settings.publicUrl } : {}),
   });
   const certificate = running.tls?.certificate();
   if (certificate) {
@@ -57,6 +60,7 @@ export async function listenPerSettings(
         `the TLS certificate ${tls?.cert} expires on ${certificate.validTo}: renew it (it is read again when it changes)`,
       );
   }
+  if (certificate && tls) warnUntrusted(tls.cert, log);
   const everywhere = host === '0.0.0.0' || host === '::';
   const listened = everywhere ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   // Over https the address to give out is a name the certificate covers (a client checks it): on
@@ -70,4 +74,20 @@ export async function listenPerSettings(
     settings.publicUrl ?? `${tls ? 'https' : 'http'}://${shownHost}:${running.port}${settings.basePath ?? ''}`
   ).replace(/\/+$/, '');
   return { running, host, base };
+}
+
+/** A certificate TVs and phones will not trust (self-signed, a CA of your own) is said at start. */
+function warnUntrusted(file: string, log: TlsLog | undefined): void {
+  let reason: string | undefined;
+  try {
+    reason = untrustedReason(readFileSync(file));
+  } catch {
+    return; // Read a moment ago by the server; a file gone since is the reload watcher's to report.
+  }
+  if (reason === undefined) return;
+  log?.warn(
+    `the TLS certificate ${file} will not be trusted by TVs and phones: ${reason}. Stremio there refuses an add-on ` +
+      'served with it (a browser told to accept it works). Use a certificate from a public authority, such as ' +
+      "Let's Encrypt's (docs/https.md)",
+  );
 }

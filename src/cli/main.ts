@@ -8,7 +8,7 @@ import { rotateKeyCommand } from './commands/rotate-key.js';
 import { serveCommand } from './commands/serve.js';
 import { statusCommand } from './commands/status.js';
 import { printableStream } from './printable.js';
-import { parentGone } from './relaunch.js';
+import { holdHangups, parentGone, tellParentStopBound } from './relaunch.js';
 import { closestKey } from './settings.js';
 import { version } from './version.js';
 
@@ -43,29 +43,59 @@ function usage(): string {
  * stack trace. Now `serve` stops as on SIGTERM (the requests in flight are answered) and every
  * other command ends at once, quietly, with the exit code it has by then (0 before it has one);
  * other write errors stay what they were.
+ *
+ * Signals (issue 48): SIGINT and SIGTERM reach the commands that stop in order (`serve`, and
+ * `import` and `health`, which stop their work and record nothing half done) through `stopped`;
+ * the other commands end on them as Node ends. SIGHUP asks `serve` to reload what changed and
+ * never ends it, whether or not a listener is registered yet (its default action would end the
+ * process: exit 129, no log line). `boundStop` is the last word: the process ends when the bound
+ * passes, however the stop is going.
  */
-function defaultIo(command: string | undefined): Io {
+function defaultIo(name: string | undefined): Io {
+  const command = COMMANDS.find((c) => c.name === name);
   let stop: (why: string) => void = () => {};
   const stopped = new Promise<string>((resolve) => {
     stop = resolve;
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve(signal));
-    // Relaunched by the bin (relaunch.ts) and the parent died: stop as on SIGTERM.
-    void parentGone().then(() => resolve('parent process gone'));
   });
+  if (command?.stopsInOrder) {
+    // Every signal, not just the first, is taken here: under systemd the parent and the relaunched
+    // child both get SIGTERM, and the parent forwards its own, so one stop can arrive twice.
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stop(signal));
+    // Relaunched by the bin (relaunch.ts) and the parent died: stop as on SIGTERM.
+    void parentGone().then(() => stop('parent process gone'));
+  }
   const closedPipe = (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
-    if (command === 'serve') stop('standard output closed');
+    if (name === 'serve') stop('standard output closed');
     else process.exit();
   };
   process.stdout.on('error', closedPipe);
   process.stderr.on('error', closedPipe);
+  if (name === 'serve') holdHangups();
   const onReload = (listener: () => void) => {
     process.on('SIGHUP', listener);
     return () => {
       process.off('SIGHUP', listener);
     };
   };
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), stopped, onReload };
+  const boundStop = (ms: number, forced?: () => void) => {
+    tellParentStopBound(ms);
+    setTimeout(() => {
+      // The command returned (the bin set its code) but something still holds the process open.
+      if (process.exitCode !== undefined) process.exit();
+      forced?.();
+      process.exit(EXIT.failed);
+    }, ms).unref();
+  };
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+    stopped,
+    onReload,
+    boundStop,
+  };
 }
 
 /**

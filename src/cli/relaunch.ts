@@ -11,7 +11,10 @@
  *   parent (SIGINT, SIGTERM and SIGHUP are forwarded);
  * - its standard streams are the parent's (nothing is piped through);
  * - the parent exits with the child's exit code, or dies of the child's signal;
- * - if the parent dies (SIGKILL), the child sees its IPC channel close and stops as on SIGTERM.
+ * - if the parent dies (SIGKILL), the child sees its IPC channel close and stops as on SIGTERM;
+ * - once stopping, the child tells the parent its bound (`shutdownSeconds`; 2 s for an import):
+ *   a child still alive a little after it (its main thread held by a synchronous step, so its own
+ *   timer cannot fire) is killed, and the parent exits 1.
  *
  * `marquee import` is relaunched the same way on Linux, with glibc's malloc settings instead of a
  * flag (IMPORT_ENV below), unless a `MALLOC_*` variable is already set.
@@ -37,6 +40,50 @@ export function parentGone(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   return new Promise((resolve) => {
     process.once('disconnect', () => resolve());
   });
+}
+
+/** A SIGHUP that arrives before any listener: taken, and nothing done (see holdHangups). */
+function ignoreHangup(): void {}
+
+/**
+ * `serve` (the parent and the relaunched child alike): SIGHUP asks for a reload and must never
+ * end the process, whose default action on it is to die (exit 129). Called first thing, before
+ * the modules that register the real listeners are loaded; idempotent.
+ */
+export function holdHangups(argv: readonly string[] = ['serve'], env: NodeJS.ProcessEnv = process.env): void {
+  if (argv[0] !== 'serve' || process.listeners('SIGHUP').includes(ignoreHangup)) return;
+  process.on('SIGHUP', ignoreHangup);
+  // A relaunched child tells its parent, which until then keeps a SIGHUP for later: the child's
+  // first tenth of a second (Node starting, before any of this runs) would die of it.
+  if (env.MARQUEE_RELAUNCHED === '1' && process.send !== undefined) {
+    try {
+      process.send({ marqueeHangupsHeld: true } satisfies ChildMessage);
+    } catch {
+      // No parent to tell.
+    }
+  }
+}
+
+/**
+ * What a relaunched child tells its parent: that SIGHUP no longer ends it, and once it stops, the
+ * longest the stop may take.
+ */
+interface ChildMessage {
+  readonly marqueeHangupsHeld?: true;
+  readonly marqueeStopWithinMs?: number;
+}
+
+/** Margin the parent gives the child past its own bound before killing it. */
+const PARENT_MARGIN_MS = 2_000;
+
+/** In a relaunched child: tell the parent how long the stop that began may take at most. */
+export function tellParentStopBound(ms: number, env: NodeJS.ProcessEnv = process.env): void {
+  if (env.MARQUEE_RELAUNCHED !== '1' || process.send === undefined || !process.connected) return;
+  try {
+    process.send({ marqueeStopWithinMs: ms } satisfies ChildMessage);
+  } catch {
+    // The parent is gone: nobody to tell.
+  }
 }
 
 /** Node options `marquee serve` runs with. */
@@ -122,8 +169,12 @@ export function relaunch(options: readonly string[], env: Readonly<Record<string
       resolve(false);
       return;
     }
+    // `serve`'s child says when SIGHUP stops being deadly to it; one that comes before is kept until then.
+    let hangupsHeld = process.argv[2] !== 'serve';
+    let hangupWaiting = false;
     const forward = (signal: NodeJS.Signals) => {
-      child.kill(signal);
+      if (signal === 'SIGHUP' && !hangupsHeld) hangupWaiting = true;
+      else child.kill(signal);
     };
     for (const signal of FORWARDED) process.on(signal, forward);
     const unforward = () => {
@@ -136,9 +187,33 @@ export function relaunch(options: readonly string[], env: Readonly<Record<string
         resolve(false);
       }
     });
+    // The child's stop has a bound; a child still running past it (and the margin) is killed.
+    let killedAt: number | undefined;
+    child.on('message', (message: ChildMessage | null) => {
+      if (message?.marqueeHangupsHeld === true && !hangupsHeld) {
+        hangupsHeld = true;
+        if (hangupWaiting) child.kill('SIGHUP');
+      }
+      const ms = message?.marqueeStopWithinMs;
+      if (typeof ms !== 'number' || !(ms > 0)) return;
+      setTimeout(() => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        killedAt = Date.now();
+        child.kill('SIGKILL');
+      }, ms + PARENT_MARGIN_MS).unref();
+    });
     child.once('exit', (code, signal) => {
       unforward();
+      if (killedAt !== undefined) {
+        process.stderr.write(
+          `marquee: the ${process.argv[2] ?? 'command'} process did not stop within its bound: killed\n`,
+        );
+        process.exitCode = 1;
+        return;
+      }
       if (signal !== null) {
+        // Die of it as the child did, even of a signal this process holds (SIGHUP).
+        process.removeAllListeners(signal);
         process.kill(process.pid, signal);
         return;
       }

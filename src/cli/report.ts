@@ -23,6 +23,16 @@ export function describeOutcome(outcome: ImportOutcome, options: { sources?: boo
         lines.push(
           `  without a guide: ${tv.unmatched.slice(0, 10).join(', ')}${tv.unmatched.length > 10 ? ', …' : ''} (\`marquee status --matches\` shows the closest guide channels)`,
         );
+      if (c.streamsOverCap > 0)
+        lines.push(
+          `  not served: ${count(c.streamsOverCap, 'stream')} past livetv.maxStreamsPerChannel (a warning names each channel)`,
+        );
+      for (const g of tv.sources) {
+        if (g.textsCut)
+          lines.push(
+            `  cut: ${count(g.textsCut, 'programme text')} of ${g.location} past livetv.maxProgrammeTitleLength or livetv.maxDescriptionLength`,
+          );
+      }
       if (withSources) for (const l of sourceLines(tv.sources)) lines.push(l.line);
       for (const w of tv.warnings.slice(0, 10)) lines.push(`  warning: ${formatWarning(w)}`);
       if (tv.warningCount > 10)

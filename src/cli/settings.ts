@@ -5,6 +5,7 @@ import { MarqueeError } from '../errors.js';
 import { jsonPath, schemaIssues, UrlSchema } from '../protocol/index.js';
 import { isPageUrl } from '../server/page.js';
 import { closestKey } from './closest-key.js';
+import { knownKeys, unknownKeys } from './settings-keys.js';
 import { resolvePaths } from './settings-paths.js';
 import { flatten, jsonLine, type LineOf, yamlLine, yamlParser } from './settings-where.js';
 
@@ -27,6 +28,7 @@ const Source = v.union([
 
 const Hours = v.pipe(v.number(), v.minValue(0));
 
+/** A count or length limit (issue 48): a whole number of at least 1. */
 const Count = v.pipe(v.number(), v.integer(), v.minValue(1));
 
 /** A playlist: its path or URL, or that with options. */
@@ -113,11 +115,19 @@ export const SettingsSchema = v.strictObject({
       retentionDays: v.optional(Hours),
       horizonDays: v.optional(Hours),
       languages: v.optional(v.array(v.string())),
+      /** Streams served per channel; the rest are counted in the import report, never stored. Default 50. */
+      maxStreamsPerChannel: v.optional(Count),
+      /** Characters of a programme's title, sub-title or category; longer is cut and counted. Default 300. */
+      maxProgrammeTitleLength: v.optional(Count),
+      /** Characters of a programme's description; longer is cut and counted. Default 4,000. */
+      maxDescriptionLength: v.optional(Count),
     }),
   ),
   library: v.optional(
     v.strictObject({
       files: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
+      /** Items of the library files together, and titles of each Xtream movie or series list; more fails. Default 100,000. */
+      maxItems: v.optional(Count),
       catalogs: v.optional(
         v.array(
           v.strictObject({
@@ -142,13 +152,25 @@ export const SettingsSchema = v.strictObject({
       }),
     ),
   ),
-  refresh: v.optional(v.strictObject({ intervalHours: v.pipe(v.number(), v.minValue(0)) })),
+  /** Re-imports every `intervalHours` (default 6; 0 turns them off). */
+  refresh: v.optional(v.strictObject({ intervalHours: v.optional(v.pipe(v.number(), v.minValue(0))) })),
+  /**
+   * The longest `serve` takes to stop on SIGINT/SIGTERM: requests in flight get up to 10 s, and
+   * whatever still runs at this bound is cut and the process exits 1. Default 15.
+   */
+  shutdownSeconds: v.optional(v.pipe(v.number(), v.minValue(1), v.maxValue(3600))),
   /** How an import (`marquee import`, a refresh of `serve`) waits for another writer of the database. */
   import: v.optional(v.strictObject({ lockTimeoutSeconds: v.optional(v.pipe(v.number(), v.minValue(0))) })),
   sources: v.optional(
     v.strictObject({
       timeoutSeconds: v.optional(v.pipe(v.number(), v.minValue(1))),
       maxMegabytes: v.optional(v.pipe(v.number(), v.minValue(1))),
+      /** Entries of one playlist, or of one Xtream account's live streams (once per format); more fails the source. Default 500,000. */
+      maxEntries: v.optional(Count),
+      /** Channels one guide declares; more fails the guide. Default 100,000. */
+      maxGuideChannels: v.optional(Count),
+      /** Characters of a name (channel, tvg-name, group, guide display name, library title); longer is cut with a warning. Default 300. */
+      maxNameLength: v.optional(Count),
       /** The shrink guard: a source yielding less than this share of its last good import is kept. 0 turns it off. */
       minYieldRatio: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
       /**
@@ -279,39 +301,40 @@ export function loadSettingsFile(file: string): Settings {
   return checkSettings(data ?? {}, file, lineOf);
 }
 
-/** Keys a strict object in the settings schema accepts at `path` (for "did you mean"). */
-function knownKeys(path: readonly (string | number)[]): string[] {
-  // biome-ignore lint/suspicious/noExplicitAny: walking valibot schema objects generically
-  let schema: any = SettingsSchema;
-  for (const key of path) {
-    while (schema?.wrapped) schema = schema.wrapped;
-    if (schema?.type === 'array') schema = schema.item;
-    else if (schema?.entries) schema = schema.entries[key];
-    else return [];
-    while (schema?.wrapped) schema = schema.wrapped;
-    if (typeof key === 'number' && schema?.type === 'union')
-      schema = schema.options.find((o: { entries?: unknown }) => o.entries);
-  }
-  while (schema?.wrapped) schema = schema.wrapped;
-  if (schema?.type === 'array') schema = schema.item;
-  return schema?.entries ? Object.keys(schema.entries) : [];
-}
-
 export function checkSettings(data: unknown, where: string, lineOf: LineOf = () => undefined): Settings {
   const result = v.safeParse(SettingsSchema, data, { abortEarly: false });
   if (!result.success) {
     const name = basename(where);
-    const problems = flatten(result.issues, []).map(({ issue, path }) => {
+    const at = (line: number | undefined) => (line === undefined ? `in ${name}` : `in ${name} line ${line}`);
+    // Every unknown key, not only the first of each object (the schema stops there), each with its guess.
+    const unknownAt = (path: (string | number)[]) => {
+      const key = String(path.at(-1));
+      const guess = closestKey(key, knownKeys(SettingsSchema, path.slice(0, -1)));
       const line = lineOf(path);
-      const at = line === undefined ? `in ${name}` : `in ${name} line ${line}`;
+      return {
+        path,
+        guess,
+        line,
+        text: `unknown key \`${key}\` ${at(line)}${guess ? `; did you mean \`${guess}\`?` : ''}`,
+      };
+    };
+    const unknown = unknownKeys(SettingsSchema, data).map(unknownAt);
+    const pathText = (path: readonly (string | number)[]) => path.join('\u0000');
+    const reported = new Set(unknown.map((u) => pathText(u.path)));
+    // A key misspelt is not also missing: `intervalHour` for `intervalHours` is one problem, said once.
+    const guessed = new Set(unknown.flatMap((u) => (u.guess ? [pathText([...u.path.slice(0, -1), u.guess])] : [])));
+    const problems = unknown.map(({ line, text }) => ({ line, text }));
+    for (const { issue, path } of flatten(result.issues, [])) {
       if (issue.type === 'strict_object' && issue.expected === 'never') {
-        const key = String(path.at(-1));
-        const guess = closestKey(key, knownKeys(path.slice(0, -1)));
-        return { line, text: `unknown key \`${key}\` ${at}${guess ? `; did you mean \`${guess}\`?` : ''}` };
+        if (!reported.has(pathText(path))) problems.push(unknownAt(path));
+        continue;
       }
+      const missing = issue.received === 'undefined' && issue.expected?.startsWith('"');
+      if (missing && guessed.has(pathText(path))) continue;
+      const line = lineOf(path);
       const [described] = schemaIssues([{ ...issue, path: undefined }], path.reduce<string>(jsonPath, '$'));
-      return { line, text: `${described?.path}: ${described?.message} (${at})` };
-    });
+      problems.push({ line, text: `${described?.path}: ${described?.message} (${at(line)})` });
+    }
     // In the order of the file, so they can be fixed from the top.
     const texts = problems.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity)).map((p) => p.text);
     throw new MarqueeError(

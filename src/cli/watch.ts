@@ -4,8 +4,9 @@
  * The open store would otherwise go on serving a deleted file until a restart, and dropped keys
  * would go on decrypting install links.
  */
-import { closeSync, openSync, readSync, type Stats, statSync, unwatchFile, watchFile } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from 'node:fs';
 import { APPLICATION_ID, openStore, type Store } from '../store/index.js';
+import { watchKeyRing } from './watch-keys.js';
 
 export interface FileWatchOptions {
   readonly db: string;
@@ -18,7 +19,7 @@ export interface FileWatchOptions {
   readonly keyIntervalMs?: number;
   /** A new store was opened at the path: rebuild the add-on on it (the old one closes later). */
   readonly onStore: (store: Store) => void;
-  /** The key ring changed: rebuild the add-on. */
+  /** The key ring's content changed: rebuild the add-on. */
   readonly onKeys: () => void;
   readonly warn: (message: string) => void;
   readonly error: (message: string) => void;
@@ -41,7 +42,9 @@ const GRACE_MS = 10_000;
 function notAStore(path: string): string | undefined {
   let fd: number | undefined;
   try {
-    fd = openSync(path, 'r');
+    // Without waiting for a writer: a FIFO put at the path would hold the server's thread for good.
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    if (!fstatSync(fd).isFile()) return 'it is not a regular file';
     const head = Buffer.alloc(100);
     const n = readSync(fd, head, 0, 100, 0);
     if (n < 100 || head.toString('latin1', 0, 16) !== 'SQLite format 3\0') return 'it is not an SQLite database';
@@ -131,22 +134,14 @@ export function watchFiles(options: FileWatchOptions): FileWatch {
   const dbTimer = setInterval(checkStore, options.dbIntervalMs ?? 10_000);
   dbTimer.unref();
 
-  let keyStat: Stats | undefined;
-  try {
-    keyStat = statSync(options.keyFile);
-  } catch {
-    keyStat = undefined;
-  }
-  const onKeyFile = (now: Stats) => {
-    if (now.nlink === 0 && now.mtimeMs === 0) return; // gone: the next build creates it
-    if (keyStat && sameFile(now, keyStat) && now.mtimeMs === keyStat.mtimeMs && now.size === keyStat.size) return;
-    keyStat = now;
-    options.onKeys();
-  };
-  watchFile(options.keyFile, { interval: options.keyIntervalMs ?? 1_000, persistent: false }, onKeyFile);
+  const keys = watchKeyRing(options.keyFile, {
+    ...(options.keyIntervalMs !== undefined ? { intervalMs: options.keyIntervalMs } : {}),
+    onChange: () => options.onKeys(),
+  });
+  // SIGHUP: both now, each acting (and logging) only on what changed.
   const unregister = options.onReload?.(() => {
     checkStore();
-    options.onKeys();
+    keys.check();
   });
 
   return {
@@ -156,7 +151,7 @@ export function watchFiles(options: FileWatchOptions): FileWatch {
     checkStore,
     stop() {
       clearInterval(dbTimer);
-      unwatchFile(options.keyFile, onKeyFile);
+      keys.stop();
       unregister?.();
       for (const timer of timers) clearTimeout(timer);
       for (const old of retired.splice(0)) old.close();

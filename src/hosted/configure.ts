@@ -6,6 +6,8 @@
  * the source at fault. For a person it shows the import's progress (the page reloads itself at
  * `/{token}/configure`), then the install link and a summary.
  */
+import { realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { MarqueeError } from '../errors.js';
 import {
   type CoreRequest,
@@ -67,10 +69,13 @@ export function summaryLine(c: SetCounts): string {
 }
 
 /** Status of a result for the user: the first problem of a failed import, or of a source they gave. */
-function problemOf(result: SetImportResult): { status: number; code: string; message: string } | undefined {
+function problemOf(
+  result: SetImportResult,
+  roots: readonly string[],
+): { status: number; code: string; message: string } | undefined {
   const problem = result.problems[0];
   if (!problem) return undefined;
-  return { status: 422, code: problem.code, message: withoutPaths(`${problem.field}: ${problem.message}`) };
+  return { status: 422, code: problem.code, message: withoutPaths(`${problem.field}: ${problem.message}`, roots) };
 }
 
 /**
@@ -103,11 +108,31 @@ function sameAccount(old: Readonly<Record<string, unknown>>, raw: Readonly<Recor
 
 /**
  * Absolute paths of this machine (`/var/lib/marquee/marquee.db.hosted/9cd4….db`, `C:\\…`) cut out
- * of a message for a user: an import failing in the store names its file. URLs are left to
- * `scrub` (a path after a host is not at the start of a word).
+ * of a message for a user: an import failing in the store names its file. The folders the server
+ * knows (`roots`: the hosted folder) go first, whole, whatever their names hold (a space ended
+ * the generic match, and what followed it was shown); then anything that looks like a path. URLs
+ * are left to `scrub` (a path after a host is not at the start of a word).
+ * @example withoutPaths("mkdir '/srv/my sets/ab.db.sources'", ['/srv/my sets']) // "mkdir '…'"
  */
-export function withoutPaths(message: string): string {
-  return message.replace(/(?<![\w.~:/\\-])(?:\/|[A-Za-z]:\\)[^\s;,'"()]*[^\s;,'"().:]/g, '…');
+export function withoutPaths(message: string, roots: readonly string[] = []): string {
+  let out = message;
+  for (const root of [...new Set(roots)].filter((r) => r.length > 1).sort((a, b) => b.length - a.length)) {
+    out = out.split(root).join('\u0000');
+  }
+  return out
+    .replace(/\u0000[^\s;,'"()]*/g, '…')
+    .replace(/(?<![\w.~:/\\-])(?:\/|[A-Za-z]:\\)[^\s;,'"()]*[^\s;,'"().:]/g, '…');
+}
+
+/** The hosted folder as a message may name it: as configured, absolute, and with links resolved. */
+function folderNames(dir: string): string[] {
+  const names = [dir, resolve(dir)];
+  try {
+    names.push(realpathSync(dir));
+  } catch {
+    // Not there (yet): the names above are all a message can hold.
+  }
+  return names;
 }
 
 function waitFor<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
@@ -127,6 +152,7 @@ export async function handleHostedConfigure(
   options: ConfigureOptions,
 ): Promise<CoreResponse> {
   const base = requestBaseUrl(request, options);
+  const roots = folderNames(service.dir);
   const wantsJson = /application\/json/i.test(request.header('accept') ?? '');
   const nonce = pageNonce();
   // Over plain HTTP the install link's section links the HTTPS guide the public handler serves.
@@ -203,12 +229,29 @@ export async function handleHostedConfigure(
   const encoded = request.method === 'POST' || token === undefined ? service.codec.encode(config) : token;
   const manifestUrl = `${base}/${encodeURIComponent(encoded)}/manifest.json`;
   const key = service.keyOf(sources);
+  const shown: Record<string, unknown> = { ...config };
+  delete shown.xtreamPass;
+  // "Xtream password: unchanged" only where the link holds one: a playlist alone has none.
+  const storedPasswords = config.xtreamPass !== undefined && config.xtreamPass !== '' ? ['xtreamPass'] : [];
+  const problemPage = (problem: { status: number; code: string; message: string }) => {
+    if (wantsJson) return jsonError(problem.status, problem.code, problem.message);
+    const field = problem.message.split(':')[0] ?? 'playlist';
+    const known = HOSTED_FIELDS.some((f) => f.key === field) ? field : 'playlist';
+    return page(problem.status, {
+      values: shown,
+      problems: [{ key: known, message: problem.message.slice(field.length + 1).trim() || problem.message }],
+    });
+  };
+  // The page that watched a first import (it reloads itself at /{token}/configure): a set that
+  // was refused says why, every time, and is not imported again until the form is sent again.
+  const refused = request.method === 'POST' ? undefined : service.refusal(key);
+  if (refused) return problemPage({ status: 422, code: refused.code, message: withoutPaths(refused.message, roots) });
+  // The page is the form's: a first import it starts or joins must be clean to be kept, as the
+  // JSON form's (its reloads used to join loosely, and a set with a failed guide was kept).
   const use =
     request.method === 'POST'
       ? service.use(sources, { limitKey: `addr:${addressBlock(options.clientAddress)}`, strict: true })
-      : service.use(sources);
-  const shown: Record<string, unknown> = { ...config };
-  delete shown.xtreamPass;
+      : service.use(sources, { strict: true });
 
   if (!use.ready && !use.importing && use.refused) {
     const status = use.refused.code === 'RATE_LIMITED' ? 429 : 503;
@@ -239,6 +282,7 @@ export async function handleHostedConfigure(
         {
           values: shown,
           previous: encoded,
+          storedPasswords,
           notice: html`<section class="result" aria-live="polite"><h2>Importing your sources</h2><p>${line}</p><p><a href="${base}/${encodeURIComponent(encoded)}/configure">Refresh</a> (this page reloads itself every 2 seconds)</p></section>`,
         },
         { refresh: `2; url=${base}/${encodeURIComponent(encoded)}/configure` },
@@ -251,30 +295,22 @@ export async function handleHostedConfigure(
     ? {
         status: 422,
         code: (failure as { code?: string }).code ?? 'IMPORT_FAILED',
-        message: withoutPaths(failure.message),
+        message: withoutPaths(failure.message, roots),
       }
     : result
-      ? problemOf(result)
+      ? problemOf(result, roots)
       : !use.ready && record?.lastImport?.outcome === 'failed'
         ? {
             status: 422,
             code: 'SOURCE_INVALID',
-            message: withoutPaths(record.lastImport.problem ?? 'the sources could not be imported'),
+            message: withoutPaths(record.lastImport.problem ?? 'the sources could not be imported', roots),
           }
         : undefined;
-  if (problem) {
-    if (wantsJson) return jsonError(problem.status, problem.code, problem.message);
-    const field = problem.message.split(':')[0] ?? 'playlist';
-    const known = HOSTED_FIELDS.some((f) => f.key === field) ? field : 'playlist';
-    return page(problem.status, {
-      values: shown,
-      problems: [{ key: known, message: problem.message.slice(field.length + 1).trim() || problem.message }],
-    });
-  }
+  if (problem) return problemPage(problem);
   const counts = result?.counts ?? record?.counts;
   if (wantsJson) return json(200, { manifestUrl, summary: summaryOf(counts) });
   const notice: SafeHtml = html`<p class="summary"><strong>${counts ? summaryLine(counts) : ''}</strong></p>`;
-  return page(200, { values: shown, previous: encoded, manifestUrl, notice });
+  return page(200, { values: shown, previous: encoded, storedPasswords, manifestUrl, notice });
 }
 
 function publicManifest(service: HostedService) {

@@ -6,9 +6,11 @@
  */
 import { importLibrary } from '../library/index.js';
 import { importLiveTv, type PlaylistSource, type SourceState } from '../livetv/index.js';
+import type { EntryLimits } from '../sources/entry-limits.js';
 import { isForbiddenAddress, redactLocation, type SourceOptions } from '../sources/input/index.js';
 import { xtreamSource } from '../sources/xtream/index.js';
 import type { Store } from '../store/index.js';
+import { userProblem } from './problem-text.js';
 import type { HostedSources } from './sources.js';
 
 export interface SetImportOptions {
@@ -16,9 +18,20 @@ export interface SetImportOptions {
   readonly allowPrivate?: boolean;
   readonly timeoutMs?: number;
   readonly maxBytes?: number;
+  /**
+   * The count and length limits of the operator's settings (entries, guide channels, names,
+   * programme texts; streams per channel; library items): a user's sources are read with them.
+   */
+  readonly limits?: SetLimits;
   readonly previous?: SourceState;
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: SetProgress) => void;
+}
+
+/** The count and length limits of a set's import (plain data: they cross into its worker). */
+export interface SetLimits extends Partial<EntryLimits> {
+  readonly maxStreamsPerChannel?: number;
+  readonly maxItems?: number;
 }
 
 export interface SetProgress {
@@ -88,10 +101,14 @@ export async function importSourceSet(
     allowAddress: userAddressPolicy(options.allowPrivate),
   };
   const read: SourceOptions = { ...limits, allowFiles: false };
+  const { maxStreamsPerChannel, maxItems, ...entry } = options.limits ?? {};
   const problems: SetProblem[] = [];
   const account =
     sources.xtreamUrl !== undefined
-      ? xtreamSource({ url: sources.xtreamUrl, username: sources.xtreamUser, password: sources.xtreamPass }, read)
+      ? xtreamSource({ url: sources.xtreamUrl, username: sources.xtreamUser, password: sources.xtreamPass }, read, {
+          ...entry,
+          ...(maxItems !== undefined ? { maxItems } : {}),
+        })
       : undefined;
   const playlists: PlaylistSource[] = [
     ...(sources.playlist !== undefined ? [{ location: sources.playlist }] : []),
@@ -114,6 +131,8 @@ export async function importSourceSet(
       playlists,
       ...(sources.epg !== undefined ? { guides: [{ location: sources.epg }] } : {}),
       sourceOptions: limits,
+      limits: entry,
+      ...(maxStreamsPerChannel !== undefined ? { maxStreamsPerChannel } : {}),
       allowPrivateSources: options.allowPrivate === true,
       ...(options.previous ? { previous: options.previous } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
@@ -131,18 +150,33 @@ export async function importSourceSet(
       problems.push({
         field: fieldOf(s.location, s.kind),
         code: 'SOURCE_INVALID',
-        message: `the ${s.kind === 'xtream' ? 'Xtream account' : s.kind} ${redactLocation(s.location)} ${s.reason ?? 'could not be used'}`,
+        message: userProblem(s.kind, redactLocation(s.location), s.reason),
       });
     }
   } catch (error) {
     const code = (error as { code?: string }).code ?? 'IMPORT_FAILED';
-    problems.push({ field: sources.playlist !== undefined ? 'playlist' : 'xtreamUrl', code, message: clean(error) });
+    // The cause per source, as the import recorded it: the whole-import message is an operator's.
+    const failed = failedPlaylists(store);
+    if (failed.length > 0) {
+      for (const s of failed) {
+        problems.push({
+          field: s.kind === 'xtream' ? 'xtreamUrl' : 'playlist',
+          code,
+          message: userProblem(s.kind, s.label, s.reason),
+        });
+      }
+    } else
+      problems.push({ field: sources.playlist !== undefined ? 'playlist' : 'xtreamUrl', code, message: clean(error) });
   }
   if (account?.library) {
     try {
       await importLibrary(store, {
         files: [],
         sources: [account.library],
+        read: {
+          ...(maxItems !== undefined ? { maxItems } : {}),
+          ...(entry.maxNameLength !== undefined ? { maxNameLength: entry.maxNameLength } : {}),
+        },
         ...(options.signal ? { signal: options.signal } : {}),
       });
     } catch (error) {
@@ -158,6 +192,18 @@ export async function importSourceSet(
     problems,
     ...(state ? { state } : {}),
   };
+}
+
+/** The channel sources (playlists, Xtream accounts) the last attempt found bad, with their reasons. */
+function failedPlaylists(store: Store): { kind: string; label: string; reason?: string }[] {
+  try {
+    return store
+      .sourceStates('livetv')
+      .filter((s) => s.kind !== 'guide' && (s.outcome === 'none' || s.outcome === 'kept') && s.reason !== undefined)
+      .map((s) => ({ kind: s.kind, label: s.label, ...(s.reason !== undefined ? { reason: s.reason } : {}) }));
+  } catch {
+    return [];
+  }
 }
 
 /** An error's message for a user: without file paths of the server (the store's). */

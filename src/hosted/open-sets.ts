@@ -31,6 +31,8 @@ export interface OpenSetsOptions {
   readonly handlerFor: (addon: () => Addon) => RequestHandler;
   /** The relay's links for a set's stream answers (hosted.relay), when it is on. */
   readonly relayFor?: (key: string) => StreamRelay | undefined;
+  /** Streams a stream answer holds at most (`livetv.maxStreamsPerChannel`); default the part's. */
+  readonly maxStreamsPerChannel?: number;
 }
 
 interface OpenSet {
@@ -47,7 +49,11 @@ export function createOpenSets(options: OpenSetsOptions): OpenSets {
     const parts: AddonPart[] = [];
     // Streams are named after the add-on, as the client lists them under its name.
     const relay = options.relayFor?.(key);
-    const live = { streamName: options.manifest.name, ...(relay ? { relay } : {}) };
+    const live = {
+      streamName: options.manifest.name,
+      ...(options.maxStreamsPerChannel !== undefined ? { maxStreamsPerChannel: options.maxStreamsPerChannel } : {}),
+      ...(relay ? { relay } : {}),
+    };
     if (store.counts().channels > 0) parts.push(createLiveTvPart(store, live));
     if (store.libraryCounts().items > 0) parts.push(createLibraryPart(store));
     if (parts.length === 0) parts.push(createLiveTvPart(store, live));

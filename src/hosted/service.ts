@@ -16,6 +16,7 @@ import type { SetImportResult, SetProgress } from './import.js';
 import { importInWorker } from './import-worker.js';
 import { createOpenSets } from './open-sets.js';
 import { createRefusalLog } from './refusals.js';
+import { createRefusedSets } from './refused-sets.js';
 import { openRegistry, type Registry, type SetRecord } from './registry.js';
 import { type HostedSources, sourceSetKey } from './sources.js';
 import type { HostedOptions, HostedService, SetUse } from './types.js';
@@ -70,6 +71,9 @@ export function createHostedService(options: HostedOptions): HostedService {
     fileOf: (key) => setFile(dir, key),
     handlerFor: options.handlerFor,
     ...(options.relayFor ? { relayFor: options.relayFor } : {}),
+    ...(options.sourceOptions?.limits?.maxStreamsPerChannel !== undefined
+      ? { maxStreamsPerChannel: options.sourceOptions.limits.maxStreamsPerChannel }
+      : {}),
   });
   const capacity = createCapacity({
     registry,
@@ -82,6 +86,10 @@ export function createHostedService(options: HostedOptions): HostedService {
   });
   /** Validators of each set's last good import, for "changed since?" (memory only: they name URLs). */
   const previous = new Map<string, SourceState>();
+  /** Why a first import was refused, for the configure page that watched it (refused-sets.ts). */
+  const refusedSets = createRefusedSets(now);
+  /** Aborted by close(): imports in progress stop (each rolls back) instead of holding the stop up. */
+  const closing = new AbortController();
 
   const fileOf = (key: string) => setFile(dir, key);
   const hasData = (record: SetRecord | undefined) => record?.importedAt !== undefined && sizeOf(fileOf(record.key)) > 0;
@@ -96,7 +104,7 @@ export function createHostedService(options: HostedOptions): HostedService {
   }
 
   function pump(): void {
-    while (active < concurrency && waiting.length > 0) {
+    while ((active < concurrency || closing.signal.aborted) && waiting.length > 0) {
       const job = waiting.shift()!;
       active++;
       job.start!();
@@ -115,6 +123,7 @@ export function createHostedService(options: HostedOptions): HostedService {
         log('info', 'importing a source set', { set: key });
         const prior = previous.get(key);
         new Promise<void>((created) => {
+          if (closing.signal.aborted) throw new MarqueeError('IMPORT_FAILED', 'the server is stopping');
           createPrivateFile(fileOf(key));
           created();
         })
@@ -122,6 +131,7 @@ export function createHostedService(options: HostedOptions): HostedService {
             runImport(fileOf(key), sources, {
               ...options.sourceOptions,
               ...(prior ? { previous: prior } : {}),
+              signal: closing.signal,
               onProgress: (p) => {
                 job.progress = p;
               },
@@ -139,10 +149,19 @@ export function createHostedService(options: HostedOptions): HostedService {
     // Nobody may be waiting for a refresh: its failure is logged, never unhandled.
     promise.catch((error: Error) => {
       const record = registry.get(key);
+      if (closing.signal.aborted) {
+        // Stopped with the server: not the set's failure (its last good data stays served).
+        if (!record) forget(key);
+        log('info', 'a source set import was stopped: the server is stopping', { set: key });
+        return;
+      }
       if (record) {
         record.lastImport = { at: now(), outcome: 'failed', problem: scrub(error.message, sources) };
         registry.changed();
-      } else forget(key);
+      } else {
+        forget(key);
+        refusedSets.note(key, { code: (error as { code?: string }).code ?? 'IMPORT_FAILED', message: error.message });
+      }
       log('error', 'a source set import failed', { set: key, code: (error as { code?: string }).code });
     });
     const job: Job = { key, sources, promise, start, strict };
@@ -162,6 +181,12 @@ export function createHostedService(options: HostedOptions): HostedService {
   function finish(job: Job, result: SetImportResult, ms: number): SetImportResult {
     const k = job.key;
     const problem = result.problems[0];
+    if (closing.signal.aborted && problem !== undefined) {
+      // Cut short by the server's stop: not the set's failure, and nothing new to record.
+      if (!registry.get(k)) forget(k);
+      log('info', 'a source set import was stopped: the server is stopping', { set: k });
+      return result;
+    }
     let record = registry.get(k);
     const kept = result.outcome === 'imported' && (record !== undefined || !job.strict || problem === undefined);
     const fields = {
@@ -172,6 +197,13 @@ export function createHostedService(options: HostedOptions): HostedService {
     };
     if (!record && !kept) {
       forget(k);
+      const refusal = problem ?? {
+        field: 'sources',
+        code: 'IMPORT_FAILED',
+        message: 'the sources could not be imported',
+      };
+      // Shown only to whoever holds these sources (the key is theirs): as the page said it first.
+      refusedSets.note(k, { code: refusal.code, message: `${refusal.field}: ${refusal.message}` });
       log(
         'warn',
         `source set import ${result.outcome === 'imported' ? 'refused (a source failed)' : 'failed'}`,
@@ -179,6 +211,7 @@ export function createHostedService(options: HostedOptions): HostedService {
       );
       return result;
     }
+    refusedSets.drop(k);
     if (!record) {
       const bytes = setBytes(dir, k);
       if (!capacity.makeRoom(k, registry.size + 1, capacity.diskUse() + bytes)) {
@@ -259,10 +292,17 @@ export function createHostedService(options: HostedOptions): HostedService {
     handler: (key) => openSets.handler(key),
     store: (key) => (hasData(registry.get(key)) ? openSets.store(key) : undefined),
     progress: (key) => jobs.get(key)?.progress,
+    refusal: (key) => (jobs.has(key) || registry.get(key) !== undefined ? undefined : refusedSets.get(key)),
     record: (key) => registry.get(key),
     list: () => registry.all(),
     refused: (reason) => refusals.note(reason),
-    async close() {
+    async close(closeOptions = {}) {
+      // Stopping the server: running imports stop and roll back (a set's last good data stays),
+      // queued ones end at once without starting.
+      if (closeOptions.stopImports) {
+        closing.abort();
+        pump();
+      }
       await Promise.allSettled([...jobs.values()].map((j) => j.promise));
       refusals.flush();
       registry.close();

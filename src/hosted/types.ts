@@ -44,7 +44,7 @@ export interface HostedOptions {
   /** Sets whose store and add-on stay open. Default 32. */
   readonly maxOpenSets?: number;
   /** Read limits and the private-address rule of every user source. */
-  readonly sourceOptions?: Pick<SetImportOptions, 'allowPrivate' | 'timeoutMs' | 'maxBytes'>;
+  readonly sourceOptions?: Pick<SetImportOptions, 'allowPrivate' | 'timeoutMs' | 'maxBytes' | 'limits'>;
   /** How a set is imported; default in a worker thread (in this thread from the TypeScript sources). */
   readonly runImport?: (file: string, sources: HostedSources, options: SetImportOptions) => Promise<SetImportResult>;
   /** Wraps a set's add-on into the handler that answers its requests. */
@@ -93,10 +93,18 @@ export interface HostedService {
   store(key: string): Store | undefined;
   /** Where the running import of a set is. */
   progress(key: string): SetProgress | undefined;
+  /**
+   * Why the first import of the set `key` was refused, in the last 10 minutes (a source failed,
+   * the import failed), while the set is neither recorded nor being imported again.
+   */
+  refusal(key: string): { readonly code: string; readonly message: string } | undefined;
   record(key: string): SetRecord | undefined;
   list(): SetRecord[];
   /** Counts a refused request, logged with the others once a minute. */
   refused(reason: string): void;
-  /** Wait for running imports (for tests and shutdown), then write the registry and close the stores. */
-  close(): Promise<void>;
+  /**
+   * Wait for running imports (for tests and shutdown), then write the registry and close the stores.
+   * `stopImports` (a server stopping): running imports are aborted and queued ones end unstarted.
+   */
+  close(options?: { readonly stopImports?: boolean }): Promise<void>;
 }

@@ -105,8 +105,8 @@ export async function importLibrary(store: Store, options: ImportLibraryOptions)
         if (added >= maxItems) {
           throw new MarqueeError(
             'SOURCE_TOO_LARGE',
-            `${source}: the library files hold more than the limit of ${maxItems} items together`,
-            { details: { source, maxItems } },
+            `${source}: the library files hold more than the limit of ${maxItems} items together (library.maxItems)`,
+            { details: { source, maxItems, setting: 'library.maxItems' } },
           );
         }
         imp.addItem(item);

@@ -54,6 +54,22 @@ export interface EntrySink {
 export interface BuildOptions {
   readonly includeGroups?: readonly string[];
   readonly excludeGroups?: readonly string[];
+  /** Streams kept per channel (LiveTvImportOptions.maxStreamsPerChannel); default 50. */
+  readonly maxStreamsPerChannel?: number;
+}
+
+/** Streams kept per channel by default (`livetv.maxStreamsPerChannel`). */
+export const DEFAULT_MAX_STREAMS_PER_CHANNEL = 50;
+/** The setting, as messages name it. */
+export const MAX_STREAMS_SETTING = 'livetv.maxStreamsPerChannel';
+
+/** The source count (`marquee status`, the report) of the streams a playlist gives past the cap. */
+export const STREAMS_NOT_SERVED = 'streams not served';
+
+/** What buildChannels left out by the streams cap: in all, and per source (its label). */
+export interface StreamsOverCap {
+  total: number;
+  readonly bySource: Map<string, number>;
 }
 
 /**
@@ -67,7 +83,9 @@ const UNNUMBERED_BASE = 1e12;
 
 /**
  * Groups playlist entries into channels with stable ids; each entry kept is told to `entries`
- * when given, in playlist order.
+ * when given, in playlist order. A channel keeps its first `maxStreamsPerChannel` streams: the
+ * entries past it are counted in `over` (and said in one warning per channel), never kept, so a
+ * playlist of 300,000 entries sharing one name is one channel of 50 streams, not of 300,000.
  * @example buildChannels([{ playlist, source: 'list.m3u', shiftHours: 0 }], {}, warnings)[0].id // 'mq-tv:bbc1.uk'
  */
 export function buildChannels(
@@ -75,8 +93,10 @@ export function buildChannels(
   options: BuildOptions,
   warn: (warning: ImportWarning) => void,
   entries?: EntrySink,
+  over: StreamsOverCap = { total: 0, bySource: new Map() },
 ): ChannelDraft[] {
   const { include, exclude } = groupFilters(options);
+  const cap = options.maxStreamsPerChannel ?? DEFAULT_MAX_STREAMS_PER_CHANNEL;
   interface Group {
     key: string;
     idSource: IdSource;
@@ -88,6 +108,8 @@ export function buildChannels(
     /** The source of each stream, by index. */
     sources: string[];
     catchup: { stream: Omit<CatchupStream, 'source'>; source: string; template: string }[];
+    /** Entries past the cap. */
+    over: number;
   }
   const groups = new Map<string, Group>();
   let position = 0;
@@ -118,8 +140,15 @@ export function buildChannels(
           streams: [],
           sources: [],
           catchup: [],
+          over: 0,
         };
         groups.set(key, group);
+      }
+      if (group.streams.length >= cap) {
+        group.over++;
+        over.total++;
+        over.bySource.set(source, (over.bySource.get(source) ?? 0) + 1);
+        continue;
       }
       group.streams.push(streamOf(entry, origin));
       group.sources.push(source);
@@ -145,6 +174,14 @@ export function buildChannels(
     }
   }
   const list = [...groups.values()];
+  for (const g of list) {
+    if (g.over === 0) continue;
+    warn({
+      source: g.source,
+      line: g.first.line,
+      message: `channel "${clip(g.first.name)}" has ${g.streams.length + g.over} streams; the first ${cap} are served (${MAX_STREAMS_SETTING}), ${g.over} are not`,
+    });
+  }
   const ids = assignChannelIds(list.map((g) => g.idSource));
   return list.map((g, i) => {
     const e = g.first;
@@ -256,6 +293,7 @@ function streamOf(entry: PlaylistEntry, origin: string | undefined): StreamInput
   return {
     url: entry.url,
     ...(origin !== undefined ? { origin } : {}),
+    line: entry.line,
     name: entry.name,
     ...(entry.userAgent !== undefined ? { userAgent: entry.userAgent } : {}),
     ...(entry.referrer !== undefined ? { referrer: entry.referrer } : {}),

@@ -14,6 +14,7 @@ import {
   readXmltvInThread,
   type SpareXmltvThread,
   type XmltvBatch,
+  type XmltvLimits,
   xmltvThreadUsed,
 } from '../sources/xmltv/index.js';
 import type { LiveTvImport } from '../store/index.js';
@@ -46,6 +47,8 @@ export interface GuideContext {
   readonly window: { readonly from: number; readonly to: number };
   /** Programmes skipped because no playlist channel could show their guide channel. */
   unwanted: number;
+  /** The guide reader's count and length limits (the import's entry limits). */
+  readonly limits?: Partial<XmltvLimits>;
 }
 
 /** What one guide yielded, for judging it (docs/reliability.md). */
@@ -140,6 +143,7 @@ export async function importGuide(
   let bytes = 0;
   let records = 0;
   let warnings = 0;
+  let textsCut = 0;
   const totalBytes = source.metadata.byteLength;
   // Per guide channel id: the shifts it is wanted with ([] = nobody shows it).
   const wanted = new Map<string, readonly number[]>();
@@ -150,6 +154,7 @@ export async function importGuide(
       // A guide a playlist named, not the operator: its answer is never quoted in errors.
       ...(guide.namedBy !== undefined ? { quote: false } : {}),
       ...(guide.shiftHours !== undefined ? { shiftHours: guide.shiftHours } : {}),
+      ...(ctx.limits !== undefined ? { limits: ctx.limits } : {}),
     };
     const reader = readerOf(ctx, source, options, (n) => {
       bytes += n;
@@ -210,6 +215,7 @@ export async function importGuide(
         }
       }
       records += batch.programmes.length;
+      textsCut += batch.textsCut ?? 0;
       tally.programmes += batch.programmes.length;
       warnings += batch.warnings.length;
       for (const w of batch.warnings)
@@ -235,6 +241,7 @@ export async function importGuide(
     durationMs: Math.round(performance.now() - started),
     records,
     warnings,
+    ...(textsCut > 0 ? { textsCut } : {}),
     ...(guide.namedBy !== undefined ? { namedBy: guide.namedBy } : {}),
   };
   return validators === undefined ? { report } : { report, validators };

@@ -5,7 +5,13 @@
  * the store in one transaction. Serving reads it (health-view.ts); nothing is checked on a request.
  */
 import { MarqueeError } from '../errors.js';
-import { checkStreams, DEFAULT_PAUSE_MS, probeStream, type StreamCheck } from '../sources/health/index.js';
+import {
+  checkStreams,
+  DEFAULT_PAUSE_MS,
+  looksOffline,
+  type OfflineFinding,
+  type StreamCheck,
+} from '../sources/health/index.js';
 import type { HealthChange, HealthResult, HealthTarget, Store, StreamHealthState } from '../store/index.js';
 
 /** The defaults of the `health.*` settings. */
@@ -63,11 +69,17 @@ export interface HealthPassResult {
   readonly budgetSpent: boolean;
   /** Streams whose state changed (a first check counts), oldest first. */
   readonly changes: readonly HealthChange[];
+  /**
+   * Set when the pass looked like one run on a machine that is offline (sources/health
+   * offline.ts): nothing of it was recorded (`changes` is empty), every stream keeps what it had.
+   */
+  readonly offline?: OfflineFinding;
 }
 
 /**
  * Run one pass and record it. Throws IMPORT_FAILED when it cannot run (no stream to check, the
- * pass was stopped, the store could not take the results); what was recorded before stays.
+ * pass was stopped, the store could not take the results); what was recorded before stays. A
+ * pass that looks like an offline machine's is returned with `offline` and not recorded.
  * @example const result = await runHealthPass(store, { concurrency: 16, perHost: 2 })
  */
 export async function runHealthPass(store: Store, options: HealthPassOptions = {}): Promise<HealthPassResult> {
@@ -107,8 +119,7 @@ export async function runHealthPass(store: Store, options: HealthPassOptions = {
       maxRequests: options.maxRequests ?? HEALTH_DEFAULTS.maxRequests,
       timeoutMs: (options.timeoutSeconds ?? HEALTH_DEFAULTS.timeoutSeconds) * 1000,
       ...(options.signal ? { signal: options.signal } : {}),
-      probe: (target, probeOptions) =>
-        probeStream(target, { ...probeOptions, allowPrivateAddresses: allowed(target.url) }),
+      allowPrivateUrl: allowed,
       onChecked: () => options.onProgress?.(++done, targets.length),
     },
   );
@@ -137,6 +148,9 @@ export async function runHealthPass(store: Store, options: HealthPassOptions = {
     budgetSpent: report.budgetSpent,
     rateLimitedHosts: report.rateLimitedHosts,
   };
+  // This machine, not the streams: recorded, such a pass would retire every channel (issue 46).
+  const offline = looksOffline(report.checks);
+  if (offline) return { startedAt, finishedAt: Date.now(), ...summary, changes: [], offline };
   const changes = await store.recordHealthPass({
     startedAt,
     results,

@@ -7,7 +7,13 @@ import type { SourceOptions, SourceStream } from '../sources/input/index.js';
 import { openCopy, openSource, readFileChunks, SOURCE_LIMITS } from '../sources/input/index.js';
 import { StringInterner } from '../sources/xmltv/index.js';
 import { failureReason, type LiveTvImport } from '../store/index.js';
-import { buildChannels, type ChannelDraft, type PlaylistInput } from './channels.js';
+import {
+  buildChannels,
+  type ChannelDraft,
+  type PlaylistInput,
+  STREAMS_NOT_SERVED,
+  type StreamsOverCap,
+} from './channels.js';
 import { type GuideContext, importGuide, newGuideTally } from './guide.js';
 import type { WorkDir } from './import-work.js';
 import type { EntryList, MatchChannel } from './match-step.js';
@@ -126,7 +132,7 @@ export async function passChannels(
   const inputs: PlaylistInput[] = [];
   const headerGuides: { location: string; namedBy: string }[] = [];
   for (const p of plans) {
-    const playlist = await playlistOf(j, p, PLAYLIST_MAX_BYTES);
+    const playlist = await playlistOf(j, p, PLAYLIST_MAX_BYTES, options);
     if (playlist === undefined) continue;
     for (const url of playlist.header.guideUrls) {
       if (!headerGuides.some((g) => g.location === url)) headerGuides.push({ location: url, namedBy: p.label });
@@ -136,12 +142,18 @@ export async function passChannels(
       p.report = { ...p.report, records: playlist.entries.length, warnings: playlist.warnings.length };
     }
   }
-  const channels = buildChannels(inputs, options, warn, entries);
+  const over: StreamsOverCap = { total: 0, bySource: new Map() };
+  const channels = buildChannels(inputs, options, warn, entries, over);
+  // What each playlist read fresh yields, with the streams the cap left out (marquee status says it).
+  for (const p of plans) {
+    const left = over.bySource.get(p.label);
+    if (left !== undefined && p.outcome === 'imported') p.counts = { ...p.counts, [STREAMS_NOT_SERVED]: left };
+  }
   if (channels.length === 0) {
     throw new MarqueeError(
       'IMPORT_FAILED',
       `${plans.map((p) => p.label).join(', ')}: no channel to serve (none left after the group filters and URL checks); ${stays}`,
     );
   }
-  return { channels, headerGuides };
+  return { channels, headerGuides, streamsOverCap: over.total };
 }

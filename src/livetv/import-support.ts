@@ -2,6 +2,7 @@
 import { MarqueeError } from '../errors.js';
 import type { SourceOptions } from '../sources/input/index.js';
 import type { SourceAttempt, Store } from '../store/index.js';
+import { STREAMS_NOT_SERVED } from './channels.js';
 import { type PlaylistPlan, reportOf } from './plan.js';
 import type { GuideSource, LiveTvImportOptions, LiveTvImportResult, SourceReport } from './types.js';
 
@@ -15,6 +16,8 @@ export function servedCounts(store: Store): LiveTvImportResult['counts'] {
     programmes: c.programmes,
     matchedChannels: c.matchedChannels,
     unmatchedChannels: c.unmatchedChannels,
+    // As the last good import of each playlist counted them.
+    streamsOverCap: store.sourceStates('livetv').reduce((sum, s) => sum + (s.goodCounts?.[STREAMS_NOT_SERVED] ?? 0), 0),
   };
 }
 

@@ -28,11 +28,12 @@ export function workDir(storeFile: string, given: string | undefined): WorkDir {
       if (existing) return existing;
       if (dir === undefined) {
         if (given !== undefined) {
-          mkdirSync(given, { recursive: true });
+          mkdirSync(given, { recursive: true, mode: 0o700 });
           dir = given;
         } else {
           const copies = copiesDir(storeFile);
-          mkdirSync(copies, { recursive: true });
+          // 0700 whatever the umask (mkdtemp below is 0700 by itself): the copies hold stream URLs.
+          mkdirSync(copies, { recursive: true, mode: 0o700 });
           dir = mkdtempSync(join(copies, `work-${process.pid}-`));
           made = true;
         }

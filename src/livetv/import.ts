@@ -1,7 +1,8 @@
 import { MarqueeError } from '../errors.js';
+import { entryLimits } from '../sources/entry-limits.js';
 import type { SourceOptions, SourceStream } from '../sources/input/index.js';
 import { createHostMemo, redactLocation } from '../sources/input/index.js';
-import { SpareXmltvThread, xmltvThreadUsed } from '../sources/xmltv/index.js';
+import { SpareXmltvThread, xmltvLimitsOf, xmltvThreadUsed } from '../sources/xmltv/index.js';
 import { failedAreaAttempts, type LiveTvImport, type SourceAttempt, type Store, yieldPolicy } from '../store/index.js';
 import type { GuideContext } from './guide.js';
 import { CHANNEL_HEAD } from './guide-json.js';
@@ -18,6 +19,7 @@ import {
 } from './import-support.js';
 import { workDir } from './import-work.js';
 import { GuideIndex, MatchDemand, matchingOf } from './match.js';
+import { keepForReview, type ReviewGuide } from './match-review.js';
 import { EntryList, matchChannels } from './match-step.js';
 import {
   attemptOf,
@@ -109,7 +111,15 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
       });
     }
 
-    for (let pass = 1; ; pass++) {
+    /** The channels of guides judged bad in the first pass, for the review of matches. */
+    let review: ReviewGuide[] = [];
+    /**
+     * One pass over the sources, in a function of its own: when a guide turns out bad and a new
+     * pass starts, nothing of this one (its import, channels, match report, guide index) is still
+     * held by a suspended frame while the next one builds its own (a 300,000-channel account held
+     * both passes at once: 1.3 GB).
+     */
+    const runPass = async (pass: number): Promise<LiveTvImportResult | undefined> => {
       const warnings = warningList(maxListed);
       for (const w of planWarnings) warnings.add(w);
       reading = store.file;
@@ -124,7 +134,14 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
 
       // 2. Channels, built in a function of their own: nothing of the parsed playlists outlives it.
       const entries = new EntryList();
-      const { channels, headerGuides } = await passChannels(j, playlists, options, warnings.add, stays, entries);
+      const { channels, headerGuides, streamsOverCap } = await passChannels(
+        j,
+        playlists,
+        options,
+        warnings.add,
+        stays,
+        entries,
+      );
       if (pass === 1)
         guides = planGuides(j, [...(configuredGuides(options) ?? headerGuides), ...readerGuides(options)]);
 
@@ -159,6 +176,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
           to: now + (options.horizonDays ?? 14) * 24 * HOUR,
         },
         unwanted: 0,
+        limits: xmltvLimitsOf(entryLimits(options.limits)),
       };
       let redo = false;
       for (const [index, guide] of guides.entries()) {
@@ -183,6 +201,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
         maxListed,
         warn: warnings.add,
         formsOf: (i) => demand.formsOf(i),
+        review,
       });
 
       // 5. The guides read from their sources are judged by what they yield for our channels.
@@ -210,6 +229,14 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
         // about the bad guides' content stays in the report: it tells why they were refused.
         const bad = new Set(guides.filter((g) => g.outcome !== 'imported').map((g) => g.label));
         planWarnings.push(...warnings.listed.filter((w) => bad.has(w.source)));
+        // Their channels stay at hand for the review of matches (ids and names to pin them by).
+        review = keepForReview(
+          guides.flatMap((g) =>
+            g.outcome !== 'imported' && g.tally ? [{ label: g.label, channelIds: g.tally.channelIds }] : [],
+          ),
+          ctx.index,
+          options.maxReviewChannels,
+        );
         imp.discard();
         imp = undefined;
         for (const g of guides) {
@@ -217,7 +244,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
           else if (g.outcome === 'kept' || g.outcome === 'unchanged') g.from = 'copy';
           else g.from = 'none';
         }
-        continue;
+        return undefined;
       }
 
       options.onProgress?.({ phase: 'commit', source: store.file, bytes: 0, records: subjects.length });
@@ -225,7 +252,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
       const sources = [...playlists, ...guides].map((p) => reportOf(p, Date.now()));
       const report = imp.commit({
         warnings: warnings.count(),
-        details: { sources, matchedBy, unmatched, warnings: warnings.listed },
+        details: { sources, matchedBy, unmatched, warnings: warnings.listed, streamsOverCap },
         sources: [
           ...playlists.map((p) => attemptOf(p, () => ({ file: p.file! }))),
           ...guides.map((g) => attemptOf(g, () => ({ file: g.file! }))),
@@ -243,6 +270,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
           programmes: report.counts.programmes,
           matchedChannels: report.counts.matchedChannels,
           unmatchedChannels: report.counts.unmatchedChannels,
+          streamsOverCap,
         },
         matchedBy,
         matches,
@@ -254,6 +282,11 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
         state: { validators, playlistGuides: configuredGuides(options) ? [] : headerGuides.map((g) => g.location) },
         durationMs: Math.round(performance.now() - started),
       };
+    };
+    for (let pass = 1; ; pass++) {
+      const result = await runPass(pass);
+      if (result !== undefined) return result;
+      options.onNewPass?.();
     }
   } catch (error) {
     opened?.stream.close();

@@ -6,9 +6,10 @@
 import type { LiveTvImport } from '../store/index.js';
 import type { EntryRef, EntrySink } from './channels.js';
 import type { GuideIndex, MatchSubject, Overrides, Resolution } from './match.js';
-import { shiftedKey } from './match.js';
+import { shiftedKey, subjectForms } from './match.js';
+import { mergeCandidates, type ReviewGuide, ReviewIndex } from './match-review.js';
 import type { NameForm } from './matcher/index.js';
-import type { EntryMatch, ImportWarning, MatchCounts } from './types.js';
+import type { EntryMatch, ImportWarning, MatchCounts, ReviewCandidate } from './types.js';
 
 /**
  * The playlist entries kept, for the match report: in parallel arrays, not an object each (a
@@ -76,6 +77,8 @@ export interface MatchInput {
   readonly warn: (warning: ImportWarning) => void;
   /** Channel `i`'s names as already read (MatchDemand.formsOf), when they were. */
   readonly formsOf?: (i: number) => readonly NameForm[] | undefined;
+  /** The channels of guides that failed as a whole in an earlier pass: candidates for review only. */
+  readonly review?: readonly ReviewGuide[];
 }
 
 export interface MatchOutcome {
@@ -102,6 +105,12 @@ function demoted(match: Resolution, wanted: ReadonlySet<string>): Resolution {
   return { candidates: [{ id: match.key!, score: match.score! }, ...(match.candidates ?? [])].slice(0, 3) };
 }
 
+/** A channel's resolution with the names the review shows. */
+interface Resolved extends Omit<Resolution, 'candidates'> {
+  readonly guideName?: string;
+  readonly candidates?: readonly ReviewCandidate[];
+}
+
 /** Resolves, stores and reports every channel's guide channel. */
 export function matchChannels(input: MatchInput): MatchOutcome {
   const { imp, index, subjects, overrides, keysWritten } = input;
@@ -109,13 +118,32 @@ export function matchChannels(input: MatchInput): MatchOutcome {
   const unmatched: string[] = [];
   const keysShown = new Set<string>();
   const guidesShown = new Set<string>();
-  const resolved: Resolution[] = [];
+  const resolved: Resolved[] = [];
+  const review =
+    input.review && input.review.length > 0 ? new ReviewIndex(input.review, (id) => index.has(id)) : undefined;
+  const named = (c: { readonly id: string; readonly score: number }): ReviewCandidate => {
+    const name = index.namesOf(c.id)?.text;
+    return name === undefined ? { id: c.id, score: c.score } : { id: c.id, name, score: c.score };
+  };
   for (const [i, channel] of subjects.entries()) {
     const forms = input.formsOf?.(i);
-    const match = demoted(
+    const found = demoted(
       forms === undefined ? index.resolve(channel, overrides) : index.resolve(channel, overrides, forms),
       input.wanted,
     );
+    let candidates = found.candidates?.map(named);
+    // A channel without a guide channel (not one an override pins to none) may have been close to
+    // one of a guide that failed as a whole: those are its candidates too.
+    if (review && found.rule === undefined && review.size > 0) {
+      const more = review.candidates(forms ?? subjectForms(channel));
+      if (more.length > 0) candidates = mergeCandidates(candidates ?? [], more);
+    }
+    const guideName = found.key === undefined ? undefined : index.namesOf(found.key)?.text;
+    const match: Resolved = {
+      ...found,
+      ...(guideName !== undefined ? { guideName } : {}),
+      ...(candidates !== undefined ? { candidates } : {}),
+    };
     resolved.push(match);
     const guideKey = match.key === undefined ? undefined : shiftedKey(match.key, channel.shiftHours);
     if (match.rule === 'override' && match.key !== undefined && !index.has(match.key)) {
@@ -136,6 +164,7 @@ export function matchChannels(input: MatchInput): MatchOutcome {
       name: channel.name,
       pin: channel.tvgId ?? channel.tvgName ?? channel.name,
       ...(match.key !== undefined ? { guide: match.key } : {}),
+      ...(match.guideName !== undefined ? { guideName: match.guideName } : {}),
       ...(match.rule !== undefined ? { rule: match.rule } : {}),
       ...(match.score !== undefined ? { score: match.score } : {}),
       ...(match.candidates !== undefined ? { candidates: match.candidates } : {}),
@@ -152,6 +181,7 @@ export function matchChannels(input: MatchInput): MatchOutcome {
       name: e.name,
       channel: channel.id,
       guide: match.key ?? null,
+      guideName: match.guideName ?? null,
       rule: match.rule ?? null,
       score: match.rule === 'scored' ? (match.score ?? null) : null,
       candidates: match.rule === undefined || match.rule === 'scored' ? (match.candidates ?? []) : [],

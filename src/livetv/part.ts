@@ -11,6 +11,7 @@ import type { Catalog, Extra, Meta, MetaPreview } from '../protocol/index.js';
 import type { GuideDayChannel, Store } from '../store/index.js';
 import { createCatchupStreams } from './catchup-streams.js';
 import { type ChannelFilter, createChannelList, createHiddenChannels } from './channel-list.js';
+import { DEFAULT_MAX_STREAMS_PER_CHANNEL } from './channels.js';
 import { createGuidePageWriter } from './guide-json.js';
 import type { HealthServing } from './health-view.js';
 import { CHANNEL_PREFIX } from './ids.js';
@@ -46,6 +47,11 @@ export interface LiveTvPartOptions {
   readonly health?: HealthServing;
   /** Relay links, listed first in stream answers (src/relay makes them; stream-relay.ts). */
   readonly relay?: StreamRelay;
+  /**
+   * Streams a stream answer holds at most (`livetv.maxStreamsPerChannel`, default 50): the import
+   * stores no more, and a store written before the cap existed is bounded here, when read.
+   */
+  readonly maxStreamsPerChannel?: number;
   /** The clock, for tests. */
   readonly now?: () => number;
 }
@@ -63,6 +69,7 @@ export function createLiveTvPart(store: Store, options: LiveTvPartOptions = {}):
   const back = (options.metaHoursBack ?? 6) * HOUR;
   const ahead = (options.metaHoursAhead ?? 24) * HOUR;
   const health = options.health ?? {};
+  const maxStreams = options.maxStreamsPerChannel ?? DEFAULT_MAX_STREAMS_PER_CHANNEL;
   const list = createChannelList(store);
   const hidden = createHiddenChannels(store, health);
   const catchup = createCatchupStreams(streamName);
@@ -154,7 +161,14 @@ export function createLiveTvPart(store: Store, options: LiveTvPartOptions = {}):
         }
         const origin = request.origin;
         const relay = options.relay && origin !== undefined ? { relay: options.relay, origin } : undefined;
-        const streams = channelStreams(channel, store.getStreams(channel.id), streamName, health, now(), relay);
+        const streams = channelStreams(
+          channel,
+          store.getStreams(channel.id, maxStreams),
+          streamName,
+          health,
+          now(),
+          relay,
+        );
         // Links on the request's own address are not kept for another's (StreamRelay.fixedOrigin).
         const relayed = relay !== undefined && streams.some((s) => s.url?.startsWith(`${origin}/relay/`));
         return { streams, ...(relayed && !options.relay?.fixedOrigin ? RELAYED_CACHE : LIST_CACHE) };

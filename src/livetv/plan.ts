@@ -5,6 +5,7 @@
  * once matched (import.ts); what it is read from in each pass is decided here.
  */
 import { MarqueeError } from '../errors.js';
+import { entryLimits } from '../sources/entry-limits.js';
 import type { CopyFile, SourceOptions, SourceValidators } from '../sources/input/index.js';
 import { readCopyText, readFileChunks, redactLocation } from '../sources/input/index.js';
 import { notAPlaylist, parseM3u } from '../sources/m3u/index.js';
@@ -177,7 +178,8 @@ export async function planPlaylist(
   let playlist: Playlist | undefined;
   try {
     reason = source.reader ? undefined : notAPlaylist(text);
-    if (reason === undefined) playlist = source.reader ? source.reader.parse(text) : parseM3u(text, p.label);
+    if (reason === undefined)
+      playlist = source.reader ? source.reader.parse(text) : parseM3u(text, p.label, m3uLimits(options));
   } catch (error) {
     reason = failureReason(error, p.label, sourceOptions.signal);
   }
@@ -208,7 +210,12 @@ export async function planPlaylist(
  * or its last good copy; undefined when it contributes nothing. Warnings of copies were reported
  * when they were imported and are not repeated.
  */
-export async function playlistOf(j: Judging, p: PlaylistPlan, maxBytes: number): Promise<Playlist | undefined> {
+export async function playlistOf(
+  j: Judging,
+  p: PlaylistPlan,
+  maxBytes: number,
+  options: LiveTvImportOptions,
+): Promise<Playlist | undefined> {
   if (p.playlist) {
     const playlist = p.playlist;
     delete p.playlist;
@@ -217,7 +224,17 @@ export async function playlistOf(j: Judging, p: PlaylistPlan, maxBytes: number):
   if (p.outcome === 'none') return undefined;
   const chunks = p.file ? readFileChunks(p.file) : j.store.sourceCopy(p.key);
   const text = await readCopyText(chunks, p.label, maxBytes);
-  return p.source.reader ? p.source.reader.parse(text) : parseM3u(text, p.label);
+  return p.source.reader ? p.source.reader.parse(text) : parseM3u(text, p.label, m3uLimits(options, true));
+}
+
+/**
+ * The playlist reader's limits of the import's options. A copy was counted when it was read fresh
+ * (and its bytes are bounded): it is taken whole, so a limit lowered since does not turn the last
+ * good data of a failing source into a failure of the whole import.
+ */
+function m3uLimits(options: LiveTvImportOptions, copy = false) {
+  const limits = entryLimits(options.limits);
+  return { maxEntries: copy ? Number.POSITIVE_INFINITY : limits.maxEntries, maxNameLength: limits.maxNameLength };
 }
 
 /**

@@ -2,6 +2,7 @@
  * What a live-TV import takes and reports. The CLI builds the options from the operator's
  * settings; the report is what it prints (and what the store keeps as the import's details).
  */
+import type { EntryLimits } from '../sources/entry-limits.js';
 import type { SourceOptions, SourceStream, SourceValidators } from '../sources/input/index.js';
 import type { Playlist } from '../sources/records.js';
 import type { SourceCounts, SourceOutcome } from '../store/index.js';
@@ -94,6 +95,18 @@ export interface LiveTvImportOptions {
   readonly horizonDays?: number;
   /** Preferred guide languages (`['de', 'en']`): the store keeps one text per programme field. */
   readonly languages?: readonly string[];
+  /**
+   * Counts and lengths of what the sources hold (sources/entry-limits.ts): entries per playlist
+   * and guide channels per guide (past them the source fails, named), names and programme texts
+   * (cut). Defaults DEFAULT_ENTRY_LIMITS. An Xtream account's reader has its own, given to it.
+   */
+  readonly limits?: Partial<EntryLimits>;
+  /**
+   * Streams kept per channel, in the order they are offered (playlists in priority order); the
+   * rest are counted in the report (`streamsOverCap`, and a warning per channel), never stored.
+   * Default 50 (`livetv.maxStreamsPerChannel`).
+   */
+  readonly maxStreamsPerChannel?: number;
   /** Read limits and timeouts for every source (the security options are set by the import). */
   readonly sourceOptions?: Omit<SourceOptions, 'previous' | 'signal' | 'allowPrivateAddresses' | 'allowFiles'>;
   /** `state` of the last successful import: when no source changed since, nothing is imported. */
@@ -113,6 +126,14 @@ export interface LiveTvImportOptions {
    */
   readonly onGuidesRead?: () => void;
   /**
+   * Called when a guide found bad only once it was streamed in makes the import start over from
+   * local copies: everything of the pass before (its channels, match report, guide index) is
+   * garbage then, and the next pass builds as much again. The CLI runs a full garbage collection:
+   * without it an account of 300,000 streams peaked at 1.1 GB in the second pass; with it the
+   * import peaks in its first.
+   */
+  readonly onNewPass?: () => void;
+  /**
    * Called every 16 MiB of a gzip guide that is inflated in this thread and parsed in another
    * (`parseThread`): only a source that cannot hand over its bytes as read (an Xtream account's
    * guide); files, URLs and copies are inflated in the parsing thread, which collects its own
@@ -127,6 +148,11 @@ export interface LiveTvImportOptions {
   readonly now?: number;
   /** Warnings and unmatched names listed in the result (the totals are always exact). Default 50. */
   readonly maxListed?: number;
+  /**
+   * Channels of guides that fail as a whole (they "give nothing") kept for the review of matches,
+   * at most (their ids and names, for `marquee status --matches`). Default 20,000.
+   */
+  readonly maxReviewChannels?: number;
   /**
    * The shrink guard: a playlist yielding fewer channels, or a guide fewer programmes for our
    * channels, than this share of its last good import is kept from last good. Default 0.5; 0 turns
@@ -195,6 +221,11 @@ export interface SourceReport {
   /** Entries (playlist) or programmes (guide) read. */
   readonly records: number;
   readonly warnings: number;
+  /**
+   * A guide's programme texts cut to their limits (`livetv.maxProgrammeTitleLength`: titles,
+   * sub-titles, categories; `livetv.maxDescriptionLength`: descriptions), when any.
+   */
+  readonly textsCut?: number;
   /** Set when the guide was not configured but named by this playlist's header (`url-tvg`). */
   readonly namedBy?: string;
 }
@@ -221,12 +252,28 @@ export interface EntryMatch {
   readonly channel: string;
   /** The guide channel id, or null when none. */
   readonly guide: string | null;
+  /** That guide channel's (first) display name, or null when none (or it has no name). */
+  readonly guideName: string | null;
   /** The rule that found it, or null when none did. */
   readonly rule: keyof MatchCounts | null;
   /** Its score (0..1) when `rule` is `scored`, else null. */
   readonly score: number | null;
   /** For scored and unmatched entries: the closest other guide channels, best first (up to 3). */
-  readonly candidates: readonly { readonly id: string; readonly score: number }[];
+  readonly candidates: readonly ReviewCandidate[];
+}
+
+/** A guide channel a channel's names came close to, as the review list shows it. */
+export interface ReviewCandidate {
+  readonly id: string;
+  /** Its (first) display name, when it has one. */
+  readonly name?: string;
+  /** 0..1. */
+  readonly score: number;
+  /**
+   * The guide it is in, when that guide failed as a whole in this import (it "gives nothing"):
+   * its channels are kept for review only, so the ids `guideOverrides` needs are at hand.
+   */
+  readonly failedGuide?: string;
 }
 
 /** How each matched channel found its guide channel. */
@@ -254,6 +301,8 @@ export interface LiveTvImportResult {
     /** Channels with at least one real programme. */
     readonly matchedChannels: number;
     readonly unmatchedChannels: number;
+    /** Streams the playlists gave past `maxStreamsPerChannel`: counted, not stored nor served. */
+    readonly streamsOverCap: number;
   };
   readonly matchedBy: MatchCounts;
   /**

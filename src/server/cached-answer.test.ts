@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createAddon } from '../addon/index.js';
-import { createRequestHandler } from './core.js';
+import { createRequestHandler } from './node-handler.js';
 import { FLAT_HEADERS } from './respond.js';
 import type { CoreRequest, CoreResponse, Logger } from './types.js';
 

@@ -1,11 +1,16 @@
 /**
- * Content negotiation and compression. Bodies are compressed in threads of their own (from the
+ * Compression on Node (negotiation is in encoding.ts, what other runtimes do in
+ * web-platform.ts). Bodies are compressed in threads of their own (from the
  * build), so that Node's stream code, which every request and socket runs through, never sees a
  * zlib stream in the serving thread: the callback zlib API compresses through a Transform stream,
  * and a serving thread that had compressed a few pages answered cached pages 2-5% slower for the
  * rest of its life (bench/README.md, "Compression in a thread of its own"). A thread compresses
  * with zlib's synchronous calls, one body at a time, and sends the bytes back transferred; a
- * second thread starts while the first is busy, up to one per core and four in all.
+ * second thread starts while the first is busy, up to one per core and four in all. A thread is
+ * given its next body only once it has answered the last: the bodies waiting are held here, the
+ * small ones (a manifest, a catalog page, a meta) before the large ones, so a body never waits
+ * behind more than the one each thread is compressing (issue 48: four 29 MB answers queued in
+ * the threads held every other user's catalog for seconds).
  *
  * From the TypeScript sources (the tests) and with MARQUEE_COMPRESS_THREAD=off, bodies are
  * compressed in this thread by zlib's callback API on libuv's pool, as before. If a thread fails,
@@ -16,43 +21,9 @@ import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { type BrotliOptions, brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
+import type { Compressed } from './encoding.js';
 
-export type Encoding = 'br' | 'gzip' | 'identity';
-type Compressed = Exclude<Encoding, 'identity'>;
-
-/** Bodies smaller than this are sent as they are: compressing them costs more than it saves. */
-export const COMPRESS_MIN_BYTES = 1024;
-
-/** Accept-Encoding values seen, and what they chose: clients send the same few on every request. */
-const negotiated = new Map<string, Encoding>();
-const MAX_NEGOTIATED = 64;
-
-/** Pick the encoding from Accept-Encoding: brotli, then gzip, honouring `q=0`. */
-export function negotiateEncoding(accept: string | undefined): Encoding {
-  if (!accept) return 'identity';
-  if (accept.length > 256) return parseAcceptEncoding(accept);
-  let encoding = negotiated.get(accept);
-  if (encoding === undefined) {
-    encoding = parseAcceptEncoding(accept);
-    // Bounded: a client may send anything there. Clearing costs one parse per value seen again.
-    if (negotiated.size >= MAX_NEGOTIATED) negotiated.clear();
-    negotiated.set(accept, encoding);
-  }
-  return encoding;
-}
-
-function parseAcceptEncoding(accept: string): Encoding {
-  let br = false;
-  let gzipOk = false;
-  for (const part of accept.split(',')) {
-    const [name = '', ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    if (q !== undefined && Number(q.slice(2)) <= 0) continue;
-    if (name === 'br') br = true;
-    else if (name === 'gzip' || name === 'x-gzip' || name === '*') gzipOk = true;
-  }
-  return br ? 'br' : gzipOk ? 'gzip' : 'identity';
-}
+export { COMPRESS_MIN_BYTES, type Encoding, negotiateEncoding } from './encoding.js';
 
 /**
  * Brotli at quality 5: close to gzip's speed, ~15% smaller on guide JSON; quality 11 would take
@@ -98,6 +69,12 @@ interface Pending {
 
 /** Failures in a row after which bodies are compressed in this thread for the rest of the process. */
 const MAX_FAILURES = 3;
+
+/**
+ * Bodies from this size on wait behind the smaller ones. A 100-channel guide page is about 1 MB
+ * and takes about 60 ms of gzip; a catalog or meta page is tens of KB.
+ */
+export const LARGE_BODY_BYTES = 256 * 1024;
 
 /**
  * Compression threads at most: one per core, up to libuv's default pool of four (which compressed
@@ -198,9 +175,23 @@ class CompressionThread {
   }
 }
 
-/** The compression threads of this process: each body goes to the least busy one. */
+/** A body waiting for a thread. */
+interface Waiting {
+  readonly body: Uint8Array;
+  readonly encoding: Compressed;
+  readonly resolve: (body: Buffer) => void;
+  readonly reject: (error: Error) => void;
+}
+
+/**
+ * The compression threads of this process. Each thread has one body at a time; the others wait
+ * here, small ones first (in the order they came), then large ones, and go to the first thread
+ * that is free (a new one starts while every thread is busy, up to MAX_THREADS).
+ */
 class CompressionThreads {
   readonly #threads: CompressionThread[] = [];
+  readonly #small: Waiting[] = [];
+  readonly #large: Waiting[] = [];
   #failures = 0;
   readonly #hooks: ThreadHooks = {
     answered: () => {
@@ -221,18 +212,52 @@ class CompressionThreads {
     return this.#failures < MAX_FAILURES;
   }
 
-  compress(body: Uint8Array, encoding: Compressed): Promise<Buffer> {
-    let least: CompressionThread | undefined;
-    for (const thread of this.#threads) if (least === undefined || thread.pending < least.pending) least = thread;
-    if (least === undefined || (least.pending > 0 && this.#threads.length < MAX_THREADS)) {
-      least = new CompressionThread(this.#hooks);
-      this.#threads.push(least);
-    }
-    return least.compress(body, encoding);
+  /** Bodies waiting for a thread (for tests). */
+  get waiting(): number {
+    return this.#small.length + this.#large.length;
   }
 
-  /** Ends every thread (the next bodies start them again); how many were running. */
+  compress(body: Uint8Array, encoding: Compressed): Promise<Buffer> {
+    return new Promise<Buffer>((resolve, reject) => {
+      (body.byteLength >= LARGE_BODY_BYTES ? this.#large : this.#small).push({ body, encoding, resolve, reject });
+      this.#next();
+    });
+  }
+
+  /** Gives waiting bodies to the threads that are free. */
+  #next(): void {
+    for (;;) {
+      const job = this.#small[0] ?? this.#large[0];
+      if (job === undefined) return;
+      let free = this.#threads.find((thread) => thread.pending === 0);
+      if (free === undefined && this.#threads.length < MAX_THREADS) {
+        free = new CompressionThread(this.#hooks);
+        this.#threads.push(free);
+      }
+      if (free === undefined) return;
+      (this.#small[0] === job ? this.#small : this.#large).shift();
+      const done = () => this.#next();
+      free.compress(job.body, job.encoding).then(
+        (out) => {
+          job.resolve(out);
+          done();
+        },
+        (error: Error) => {
+          job.reject(error);
+          done();
+        },
+      );
+    }
+  }
+
+  /**
+   * Ends every thread (the next bodies start them again); how many were running. What they had
+   * not answered, and the bodies still waiting for one, are compressed in this thread.
+   */
   async stop(): Promise<number> {
+    for (const job of this.#small.splice(0).concat(this.#large.splice(0))) {
+      compressHere(job.body, job.encoding).then(job.resolve, job.reject);
+    }
     const stopped = await Promise.all(this.#threads.map((thread) => thread.stop()));
     return stopped.filter(Boolean).length;
   }

@@ -1,5 +1,5 @@
 import { coerceConfig } from '../addon/config.js';
-import type { Addon } from '../addon/create-addon.js';
+import type { AnyAddon } from '../addon/create-addon.js';
 import { MarqueeError } from '../errors.js';
 import { configurePage, fieldName } from './configure.js';
 import { frontPageData } from './front.js';
@@ -16,7 +16,7 @@ const MAX_FORM_BYTES = 64 * 1024;
  * the served HTTPS guide, which the install section links over plain HTTP.
  */
 export async function handleConfigure(
-  addon: Addon,
+  addon: AnyAddon,
   request: CoreRequest,
   segment: string | undefined,
   baseUrl: string,
@@ -39,7 +39,7 @@ export async function handleConfigure(
     } catch {
       return notFoundResponse();
     }
-    previous = addon.configCodec.decode(previousSegment);
+    previous = await addon.configCodec.decode(previousSegment);
     if (!previous) return notFoundResponse();
   }
 
@@ -52,16 +52,18 @@ export async function handleConfigure(
       baseUrl,
       nonce,
       values: shown,
-      ...(previousSegment !== undefined ? { previous: previousSegment } : { front: await frontPageData(addon) }),
+      ...(previousSegment !== undefined
+        ? { previous: previousSegment, storedPasswords: storedPasswords(fields, previous) }
+        : { front: await frontPageData(addon) }),
       ...guide,
     });
     return htmlResponse(200, page, headers);
   }
 
   if (!request.readBody) throw new MarqueeError('BAD_REQUEST', 'this runtime cannot read a request body');
-  const form = new URLSearchParams(Buffer.from(await request.readBody(MAX_FORM_BYTES)).toString('utf8'));
+  const form = new URLSearchParams(new TextDecoder().decode(await request.readBody(MAX_FORM_BYTES)));
   const sentPrevious = form.get('previous') ?? undefined;
-  const old = sentPrevious !== undefined ? addon.configCodec.decode(sentPrevious) : undefined;
+  const old = sentPrevious !== undefined ? await addon.configCodec.decode(sentPrevious) : undefined;
   const raw: Record<string, unknown> = {};
   for (const field of fields) {
     const value = form.get(fieldName(field.key));
@@ -80,13 +82,32 @@ export async function handleConfigure(
       nonce,
       values: { ...raw, ...shown },
       problems,
-      ...(old && sentPrevious !== undefined ? { previous: sentPrevious } : {}),
+      ...(old && sentPrevious !== undefined
+        ? { previous: sentPrevious, storedPasswords: storedPasswords(fields, old) }
+        : {}),
       ...guide,
     });
     return htmlResponse(400, page, headers);
   }
-  const encoded = addon.configCodec.encode(values);
+  const encoded = await addon.configCodec.encode(values);
   const manifestUrl = `${baseUrl}/${encodeURIComponent(encoded)}/manifest.json`;
-  const page = configurePage({ manifest, baseUrl, nonce, values: shown, previous: encoded, manifestUrl, ...guide });
+  const page = configurePage({
+    manifest,
+    baseUrl,
+    nonce,
+    values: shown,
+    previous: encoded,
+    storedPasswords: storedPasswords(fields, values),
+    manifestUrl,
+    ...guide,
+  });
   return htmlResponse(200, page, headers);
+}
+
+/** The password fields `config` holds a value for (the page says "unchanged" for those only). */
+function storedPasswords(
+  fields: readonly { key: string; type?: string }[],
+  config: Readonly<Record<string, unknown>> | undefined,
+): string[] {
+  return fields.filter((f) => f.type === 'password' && (config?.[f.key] ?? '') !== '').map((f) => f.key);
 }

@@ -15,6 +15,11 @@ export interface ConfigurePageInput {
   readonly problems?: readonly ConfigProblem[];
   /** The installed config segment, sent back so a password left empty keeps its value. */
   readonly previous?: string;
+  /**
+   * The password fields that configuration holds a value for: only they say "unchanged" (left
+   * empty, they keep it). Default: every password field, when `previous` is given.
+   */
+  readonly storedPasswords?: readonly string[];
   /** The manifest URL of the configuration just made. */
   readonly manifestUrl?: string;
   /** Posters and "Now on", shown under the install link: the front page of a configurable add-on. */
@@ -64,7 +69,9 @@ ${
 <form method="post" action="${baseUrl}/configure" novalidate>
 <h2>${input.manifestUrl || reconfiguring ? 'Settings' : 'Choose your settings'}</h2>
 ${fields.some(isRequired) ? html`<p class="hint">Fields marked * are required.</p>` : ''}
-${fields.map((f) => fieldHtml(f, values[f.key], reconfiguring, problemOf(f.key)))}
+${fields.map((f) =>
+  fieldHtml(f, values[f.key], reconfiguring && (input.storedPasswords?.includes(f.key) ?? true), problemOf(f.key)),
+)}
 ${reconfiguring ? html`<input type="hidden" name="previous" value="${input.previous}">` : ''}
 <div><button class="button" type="submit">${reconfiguring ? 'Update install link' : 'Create install link'}</button></div>
 </form>`;
@@ -78,7 +85,8 @@ function labelOf(fields: readonly ConfigField[], key: string): string {
 /** The spec applies `required` to text-like and number settings only; a checkbox is never required. */
 const isRequired = (field: ConfigField): boolean => field.required === true && field.type !== 'checkbox';
 
-function fieldHtml(field: ConfigField, value: unknown, reconfiguring: boolean, problem?: string): SafeHtml {
+/** `kept`: the installed configuration holds this field's value (a password left empty keeps it). */
+function fieldHtml(field: ConfigField, value: unknown, kept: boolean, problem?: string): SafeHtml {
   const id = `field-${field.key}`;
   const name = fieldName(field.key);
   const title = field.title ?? field.key;
@@ -105,9 +113,9 @@ function fieldHtml(field: ConfigField, value: unknown, reconfiguring: boolean, p
     case 'password':
       return wrap(
         html`<input id="${id}" name="${name}" type="password" autocomplete="off"${
-          reconfiguring ? html` placeholder="unchanged"` : ''
-        }${required && !reconfiguring ? html` required` : ''}${invalid}>`,
-        reconfiguring
+          kept ? html` placeholder="unchanged"` : ''
+        }${required && !kept ? html` required` : ''}${invalid}>`,
+        kept
           ? html`<span class="hint">Leave empty to keep the current value.</span>`
           : typeof value === 'string' && value !== '' && !problem
             ? // What was typed is never sent back into the page; say so, or the next submit fails on it.

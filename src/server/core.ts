@@ -1,4 +1,4 @@
-import type { Addon } from '../addon/create-addon.js';
+import type { AnyAddon } from '../addon/create-addon.js';
 import { isMarqueeError } from '../errors.js';
 import { parseAddonPath } from '../protocol/path.js';
 import { DEFAULT_CACHE } from './cache-control.js';
@@ -8,6 +8,7 @@ import { frontPageData } from './front.js';
 import { type GuideContent, guideContent, guideResponse, HTTPS_GUIDE_PATH } from './guide-page.js';
 import { landingPage } from './landing.js';
 import { checkPageUrls, pageHeaders, pageNonce } from './page.js';
+import type { Platform } from './platform.js';
 import { createRateLimiter } from './rate-limit.js';
 import { clientAddress, localPath, redactPath, requestBaseUrl } from './request-path.js';
 import {
@@ -37,11 +38,14 @@ const ALLOWED = 'GET, HEAD, OPTIONS';
 /**
  * The runtime-neutral HTTP core: manifest, resources (with and without the config segment),
  * landing and configure pages, CORS, cache headers, compression, 404/500 mapping and logging.
- * Adapters (node.ts, fetch.ts) only translate requests and responses.
+ * Adapters (node.ts, fetch.ts) only translate requests and responses. It uses Web APIs only;
+ * `platform` brings what differs by runtime (bodies, compression, ETags): each entry's
+ * `createRequestHandler` names its own (Node's in node-handler.ts, every other runtime's in
+ * src/fetch/).
  *
- * @example const handle = createRequestHandler(addon); const res = await handle({ method: 'GET', url: '/manifest.json', header: () => undefined });
+ * @example const handle = createCoreHandler(addon, {}, webPlatform()); const res = await handle({ method: 'GET', url: '/manifest.json', header: () => undefined });
  */
-export function createRequestHandler(source: AddonSource, options: ServerOptions = {}): RequestHandler {
+export function createCoreHandler(source: AddonSource, options: ServerOptions, platform: Platform): RequestHandler {
   const getAddon = typeof source === 'function' ? source : () => source;
   // The landing and configure pages link the manifest's logo: an add-on whose URL fields are not
   // http(s) (a `javascript:` logo) is refused, naming the field: now when it is given, else (an
@@ -128,10 +132,14 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
     const cached = (at: number) => {
       const hit = cache?.get(path, version, at);
       return hit && cache
-        ? sendEntry(hit, request.header('accept-encoding'), request.header('if-none-match'), compression, {
-            cache,
-            key: path,
-          })
+        ? sendEntry(
+            hit,
+            request.header('accept-encoding'),
+            request.header('if-none-match'),
+            compression,
+            { cache, key: path },
+            platform,
+          )
         : undefined;
     };
     const hit = cached(now);
@@ -165,6 +173,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
         request.header('if-none-match'),
         compression,
         outcome.keptAs !== undefined && cache ? { cache, key: outcome.keptAs } : undefined,
+        platform,
       );
     }
     let flight: Flight | undefined = newFlight();
@@ -179,7 +188,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
       const signal = request.signal;
       const answer =
         parsed.kind === 'manifest'
-          ? addon.manifestFor(parsed.config)
+          ? await addon.manifestFor(parsed.config)
           : await addon.handle({
               ...parsed.path,
               rawJson: true,
@@ -199,7 +208,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
       }
       const hints = Object.keys(answer.cache).length > 0 ? answer.cache : defaultCache;
       const ttl = Math.min((hints.cacheMaxAge ?? 0) * 1000, cache?.maxTtlMs ?? 0);
-      const built = jsonEntry(answer.body, hints, version, now + ttl);
+      const built = jsonEntry(answer.body, hints, version, now + ttl, platform);
       const { entry } = built;
       let release = built.release;
       const followers = flight?.followers ?? 0;
@@ -208,7 +217,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
       if (kept) cache.set(path, entry);
       if (release !== undefined && !kept && followers > 0) {
         // The waiting requests write this body after this one gave it back: they get a copy of their own.
-        (entry.bodies as { identity?: Buffer }).identity = Buffer.from(entry.bodies.identity!);
+        (entry.bodies as { identity?: Uint8Array }).identity = platform.bytes.copy(entry.bodies.identity!);
         release();
         release = undefined;
       }
@@ -234,6 +243,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
       request.header('if-none-match'),
       compression,
       kept ? { cache, key: keptAs } : undefined,
+      platform,
     );
     // A pooled body that is not cached goes back once written out; at once when it is not the answer (compressed, 304).
     if (release === undefined || kept) return response;
@@ -244,7 +254,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
     return { ...response, release };
   }
 
-  async function landing(addon: Addon, request: CoreRequest): Promise<CoreResponse> {
+  async function landing(addon: AnyAddon, request: CoreRequest): Promise<CoreResponse> {
     const base = baseUrl(request);
     const manifest = addon.manifest;
     if (manifest.behaviorHints?.configurable && (manifest.config?.length ?? 0) > 0) {
@@ -277,7 +287,7 @@ export function createRequestHandler(source: AddonSource, options: ServerOptions
           if (path === undefined) return undefined;
           const now = Date.now();
           const hit = cache.get(path, getAddon().dataVersion(now), now);
-          return hit && sendCachedEntry(hit, acceptEncoding, ifNoneMatch, compression);
+          return hit && sendCachedEntry(hit, acceptEncoding, ifNoneMatch, compression, platform);
         }
       : undefined;
   const fromCache = (request: CoreRequest): CoreResponse | undefined =>

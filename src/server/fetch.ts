@@ -1,3 +1,4 @@
+import { MarqueeError } from '../errors.js';
 import type { BodyStream, CoreRequest, RequestHandler } from './types.js';
 
 /** A body stream as a Web ReadableStream, pulled chunk by chunk as the runtime reads it. */
@@ -18,8 +19,42 @@ function readableOf(body: BodyStream): ReadableStream<Uint8Array> {
   );
 }
 
+/** `request body over N bytes`, as the Node adapter refuses it. */
+const tooLarge = (maxBytes: number) => new MarqueeError('BAD_REQUEST', `request body over ${maxBytes} bytes`);
+
 /**
- * Adapt the core handler to the Fetch API (`(Request) => Response`) for serverless and edge runtimes.
+ * The body of `req`, refusing more than `maxBytes`: by its Content-Length at once, else while it
+ * streams in (nothing past the limit is held).
+ */
+async function readBody(req: Request, maxBytes: number): Promise<Uint8Array> {
+  if (Number(req.headers.get('content-length') ?? 0) > maxBytes) throw tooLarge(maxBytes);
+  if (req.body === null) return new Uint8Array(0);
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return body;
+}
+
+/**
+ * Adapt the core handler to the Fetch API (`(Request) => Response`) for Workers, Bun, Deno and
+ * other serverless and edge runtimes. A compressed answer is sent as it is (`encodeBody:
+ * 'manual'`, which workerd needs to not compress it again; other runtimes ignore it).
  *
  * @example export default { fetch: toFetchHandler(createRequestHandler(addon)) };
  */
@@ -29,18 +64,20 @@ export function toFetchHandler(handler: RequestHandler): (request: Request) => P
     const request: CoreRequest = {
       method: req.method,
       url: url.pathname + url.search,
-      header: (name) => req.headers.get(name) ?? undefined,
+      // A Request always names its host in its URL, whether or not the runtime keeps a Host header.
+      header: (name) => req.headers.get(name) ?? (name === 'host' ? url.host : undefined),
       protocol: url.protocol === 'https:' ? 'https' : 'http',
-      readBody: async (maxBytes) => {
-        const body = new Uint8Array(await req.arrayBuffer());
-        if (body.byteLength > maxBytes) throw new Error(`request body over ${maxBytes} bytes`);
-        return body;
-      },
+      readBody: (maxBytes) => readBody(req, maxBytes),
       signal: req.signal,
     };
     const response = await handler(request);
     const noBody = req.method === 'HEAD' || response.status === 204 || response.status === 304;
+    const init: NonNullable<ConstructorParameters<typeof Response>[1]> & { encodeBody?: 'manual' } = {
+      status: response.status,
+      headers: response.headers,
+    };
+    if (response.headers['content-encoding'] !== undefined) init.encodeBody = 'manual';
     const body = noBody ? null : response.stream !== undefined ? readableOf(response.stream) : response.body;
-    return new Response(body, { status: response.status, headers: response.headers });
+    return new Response(body as ConstructorParameters<typeof Response>[0], init);
   };
 }

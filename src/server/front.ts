@@ -4,7 +4,7 @@
  * what is on now. Everything is rendered on the server, so the page needs no script beyond the
  * copy button and keeps the strict CSP.
  */
-import type { Addon } from '../addon/create-addon.js';
+import type { AnyAddon } from '../addon/create-addon.js';
 import type { Catalog } from '../protocol/catalog.js';
 import { html, type SafeHtml } from './html.js';
 import { isPageUrl } from './page.js';
@@ -44,7 +44,7 @@ type Item = { name?: unknown; poster?: unknown; logo?: unknown; videos?: unknown
 type Programme = { startTime?: unknown; endTime?: unknown; title?: unknown; name?: unknown };
 
 /** What a catalog's first page answers, through the add-on's own handlers (with the default settings). */
-async function firstPage(addon: Addon, catalog: Catalog, extra: [string, string][] = []): Promise<Item[]> {
+async function firstPage(addon: AnyAddon, catalog: Catalog, extra: [string, string][] = []): Promise<Item[]> {
   try {
     const answer = await addon.handle({ resource: 'catalog', type: catalog.type, id: catalog.id, extra });
     if (answer.status !== 200) return [];
@@ -65,7 +65,7 @@ const image = (value: unknown): string | undefined => {
 };
 
 /** The catalogs with a few posters each, and what is on now on the guide's channels. */
-export async function frontPageData(addon: Addon, now: number = Date.now()): Promise<FrontData> {
+export async function frontPageData(addon: AnyAddon, now: number = Date.now()): Promise<FrontData> {
   const catalogs: FrontCatalog[] = [];
   let nowOn: NowOn[] = [];
   const guide = addon.manifest.catalogs.find((c) => c.type === 'tv' && (c.extra ?? []).some((e) => e.name === 'date'));

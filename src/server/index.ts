@@ -8,7 +8,6 @@ export {
   serializeKeyRing,
 } from './config-token.js';
 export { type ConfigurePageInput, configurePage, fieldName } from './configure.js';
-export { createRequestHandler } from './core.js';
 export { STATUS_BY_CODE } from './errors.js';
 export { toFetchHandler } from './fetch.js';
 export { HTTPS_GUIDE_PATH } from './guide-page.js';
@@ -21,6 +20,7 @@ export {
   type RunningServer,
   toNodeListener,
 } from './node.js';
+export { createRequestHandler } from './node-handler.js';
 export {
   readTlsPair,
   type TlsCertificateInfo,
@@ -30,6 +30,7 @@ export {
 } from './node-tls.js';
 export { pageHeaders } from './page.js';
 export { createRateLimiter, type RateLimiter, type RateLimitOptions } from './rate-limit.js';
+export { readRegularFile, readRegularFileSync } from './regular-file.js';
 export { clientAddress, localPath, redactPath } from './request-path.js';
 export { crossSiteOrigin, crossSiteResponse } from './same-site.js';
 export type {
@@ -42,3 +43,4 @@ export type {
   RequestHandler,
   ServerOptions,
 } from './types.js';
+export { createWebTokenCodec } from './web-token.js';

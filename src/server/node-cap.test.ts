@@ -7,8 +7,8 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAddon } from '../addon/index.js';
-import { createRequestHandler } from './core.js';
 import { listen, type RunningServer } from './node.js';
+import { createRequestHandler } from './node-handler.js';
 import type { CoreRequest, CoreResponse } from './types.js';
 
 function library() {

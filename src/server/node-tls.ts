@@ -7,10 +7,17 @@
  * or a symlink switched to another file (certbot's live/ folder), is still seen.
  */
 import { X509Certificate } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import type { Server as HttpsServer } from 'node:https';
 import { createSecureContext } from 'node:tls';
 import { MarqueeError } from '../errors.js';
+import { readRegularFile } from './regular-file.js';
+
+/**
+ * A certificate chain or a key is a few KB; a megabyte is far past any real one. Each file is read
+ * only if it is a regular file of at most this size (a FIFO, a device, a folder are refused at
+ * once: regular-file.ts).
+ */
+const MAX_PEM_BYTES = 1024 * 1024;
 
 export interface TlsOptions {
   /** PEM certificate file: the server's certificate, then its chain (`fullchain.pem`). */
@@ -57,7 +64,7 @@ export async function readTlsPair(certFile: string, keyFile: string): Promise<Tl
 
 async function readPem(file: string, what: 'certificate' | 'key'): Promise<Buffer> {
   try {
-    return await readFile(file);
+    return await readRegularFile(file, MAX_PEM_BYTES);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason =
@@ -67,7 +74,11 @@ async function readPem(file: string, what: 'certificate' | 'key'): Promise<Buffe
           ? 'permission denied (the user running marquee must be able to read it)'
           : code === 'EISDIR'
             ? 'is a directory, not a file'
-            : (error as Error).message;
+            : code === 'ENOTREG'
+              ? `is ${(error as { kind?: string }).kind ?? 'not a regular file'}, not a file`
+              : code === 'EFBIG'
+                ? `is larger than ${MAX_PEM_BYTES} bytes: not a certificate or key`
+                : (error as Error).message;
     throw new MarqueeError('INVALID_SETTINGS', `the TLS ${what} ${file} cannot be read: ${reason}`, { cause: error });
   }
 }
@@ -135,7 +146,8 @@ export function watchTlsPair(
     let cert: Buffer;
     let key: Buffer;
     try {
-      [cert, key] = await Promise.all([readFile(options.certFile), readFile(options.keyFile)]);
+      // A path that is not a regular file (a FIFO) is refused at once, and the next check reads again.
+      [cert, key] = await Promise.all([readPem(options.certFile, 'certificate'), readPem(options.keyFile, 'key')]);
     } catch (error) {
       // Between a renewal's delete and write, or a folder being replaced: the next check sees the result.
       const event = { ok: false as const, message: `${(error as Error).message}; the certificate in use is kept` };

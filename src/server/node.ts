@@ -204,6 +204,11 @@ export interface ListenOptions {
   readonly tls?: TlsOptions;
   /** With `tls`: also listen on this plain-HTTP port, answering every request with a redirect to https. */
   readonly httpsRedirectPort?: number;
+  /**
+   * The https address users reach the server at: the redirect port sends clients to its host.
+   * Without it, to a name the certificate covers (never to the request's `Host`).
+   */
+  readonly publicUrl?: string;
 }
 
 export interface RunningServer {
@@ -291,16 +296,22 @@ export async function listen(handler: RequestHandler, options: ListenOptions = {
   const host = options.host ?? '127.0.0.1';
   await listenOn(server, options.port ?? 7000, host);
   const address = server.address() as AddressInfo;
+  let certificate = pair?.info;
   let redirect: { server: Server; port: number; stop(): void } | undefined;
   try {
     if (options.httpsRedirectPort !== undefined) {
-      redirect = await listenRedirect(options.httpsRedirectPort, host, address.port, cap, TIMEOUTS);
+      const target = {
+        ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl } : {}),
+        names: () => certificate?.names ?? [],
+        listenHost: host,
+        httpsPort: address.port,
+      };
+      redirect = await listenRedirect(options.httpsRedirectPort, host, target, cap, TIMEOUTS);
     }
   } catch (error) {
     server.close();
     throw error;
   }
-  let certificate = pair?.info;
   const watch =
     pair && options.tls
       ? watchTlsPair(

@@ -1,3 +1,4 @@
+import { base64 } from '../addon/bytes.js';
 import { MarqueeError } from '../errors.js';
 import type { Manifest } from '../protocol/manifest.js';
 import { html, SafeHtml } from './html.js';
@@ -43,7 +44,7 @@ export function pageHeaders(nonce: string): Record<string, string> {
  * @example const nonce = pageNonce(); htmlResponse(200, page(nonce), pageHeaders(nonce))
  */
 export function pageNonce(): string {
-  return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
+  return base64(crypto.getRandomValues(new Uint8Array(16)));
 }
 
 /** An http(s) URL: what a page may link or show (a `javascript:` or `data:` one may not). */

@@ -1,10 +1,15 @@
-import { createHash } from 'node:crypto';
-import { serializeBodyLease } from '../addon/index.js';
+import { utf8Length } from '../addon/bytes.js';
+import { serializeLease } from '../addon/raw-list.js';
 import type { CacheHints } from '../protocol/responses.js';
 import { cacheControl, ERROR_CACHE_CONTROL } from './cache-control.js';
-import { COMPRESS_MIN_BYTES, compress, type Encoding, negotiateEncoding } from './compress.js';
+import { COMPRESS_MIN_BYTES, type Compressed, type Encoding } from './encoding.js';
+import type { Platform } from './platform.js';
 import type { CachedResponse, PreparedAnswers, ResponseCache } from './response-cache.js';
 import type { CoreResponse } from './types.js';
+import { webPlatform } from './web-platform.js';
+
+/** The platform of callers that name none: Web APIs (the core always names one). */
+const WEB = webPlatform();
 
 /** Headers every answer carries: the web client runs in a browser on another origin. */
 export const BASE_HEADERS = {
@@ -19,7 +24,7 @@ export function textResponse(status: number, text: string, extra: Record<string,
       ...BASE_HEADERS,
       'content-type': 'text/plain; charset=utf-8',
       'cache-control': ERROR_CACHE_CONTROL,
-      'content-length': String(Buffer.byteLength(text)),
+      'content-length': String(utf8Length(text)),
       ...extra,
     },
     body: text,
@@ -37,7 +42,7 @@ export function jsonError(status: number, code: string, message: string, request
       ...BASE_HEADERS,
       'content-type': 'application/json; charset=utf-8',
       'cache-control': ERROR_CACHE_CONTROL,
-      'content-length': String(Buffer.byteLength(body)),
+      'content-length': String(utf8Length(body)),
     },
     body,
   };
@@ -46,7 +51,7 @@ export function jsonError(status: number, code: string, message: string, request
 export function htmlResponse(status: number, page: string, headers: Record<string, string>): CoreResponse {
   return {
     status,
-    headers: { ...BASE_HEADERS, ...headers, 'content-length': String(Buffer.byteLength(page)) },
+    headers: { ...BASE_HEADERS, ...headers, 'content-length': String(utf8Length(page)) },
     body: page,
   };
 }
@@ -60,9 +65,10 @@ export function jsonEntry(
   hints: CacheHints,
   version: string | number,
   expires: number,
+  platform: Platform = WEB,
 ): { entry: CachedResponse; release?: () => void } {
-  const { bytes, release } = serializeBodyLease(body);
-  const etag = `W/"${createHash('sha1').update(bytes).digest('base64url').slice(0, 22)}"`;
+  const { bytes, release } = serializeLease(body, platform.bytes);
+  const etag = platform.etag(bytes);
   const entry: CachedResponse = {
     version,
     expires,
@@ -81,9 +87,14 @@ export function jsonEntry(
 }
 
 /** The encoding to answer with, before knowing whether that body is cached yet. */
-function chooseEncoding(entry: CachedResponse, acceptEncoding: string | undefined, compression: boolean): Encoding {
+function chooseEncoding(
+  entry: CachedResponse,
+  acceptEncoding: string | undefined,
+  compression: boolean,
+  platform: Platform,
+): Encoding {
   return compression && entry.bodies.identity!.byteLength >= COMPRESS_MIN_BYTES
-    ? negotiateEncoding(acceptEncoding)
+    ? platform.negotiate(acceptEncoding)
     : 'identity';
 }
 
@@ -108,7 +119,7 @@ function slotOf(answers: PreparedAnswers, encoding: Encoding): CoreResponse | un
  * object built per request (spreading its headers per request was a tenth of the hot path).
  * Frozen, since every request of that page shares it; its flat header list is for node:http.
  */
-function withBody(entry: CachedResponse, encoding: Encoding, body: Buffer): CoreResponse {
+function withBody(entry: CachedResponse, encoding: Encoding, body: Uint8Array): CoreResponse {
   const answers = entry.answers;
   const ready = answers && slotOf(answers, encoding);
   if (ready !== undefined && ready.body === body) return ready;
@@ -132,11 +143,12 @@ export function sendCachedEntry(
   acceptEncoding: string | undefined,
   ifNoneMatch: string | undefined,
   compression: boolean,
+  platform: Platform = WEB,
 ): CoreResponse | undefined {
   if (ifNoneMatch !== undefined && notModified(entry, ifNoneMatch)) {
     return { status: 304, headers: entry.headers, body: '' };
   }
-  const encoding = chooseEncoding(entry, acceptEncoding, compression);
+  const encoding = chooseEncoding(entry, acceptEncoding, compression, platform);
   const ready = entry.answers && slotOf(entry.answers, encoding);
   if (ready !== undefined) return ready;
   const body = entry.bodies[encoding];
@@ -153,28 +165,29 @@ export async function sendEntry(
   ifNoneMatch: string | undefined,
   compression: boolean,
   store?: { cache: ResponseCache; key: string },
+  platform: Platform = WEB,
 ): Promise<CoreResponse> {
-  const ready = sendCachedEntry(entry, acceptEncoding, ifNoneMatch, compression);
+  const ready = sendCachedEntry(entry, acceptEncoding, ifNoneMatch, compression, platform);
   if (ready) return ready;
-  const encoding = chooseEncoding(entry, acceptEncoding, compression) as Exclude<Encoding, 'identity'>;
-  const body = await compressOnce(entry, encoding);
+  const encoding = chooseEncoding(entry, acceptEncoding, compression, platform) as Compressed;
+  const body = await compressOnce(entry, encoding, platform);
   if (store) store.cache.addBody(store.key, entry, encoding, body);
   return withBody(entry, encoding, body);
 }
 
 /** Compressions of an entry under way: requests that need the same one at once wait for it. */
-const compressing = new WeakMap<CachedResponse, Map<Encoding, Promise<Buffer>>>();
+const compressing = new WeakMap<CachedResponse, Map<Encoding, Promise<Uint8Array>>>();
 
 /**
  * `entry`'s body in `encoding`, compressed once however many requests ask for it at the same
  * time (a 1.3 MB guide page asked 300 times at once was brotli-compressed 300 times, and no
  * answer came for seconds).
  */
-function compressOnce(entry: CachedResponse, encoding: Exclude<Encoding, 'identity'>): Promise<Buffer> {
+function compressOnce(entry: CachedResponse, encoding: Compressed, platform: Platform): Promise<Uint8Array> {
   let pending = compressing.get(entry);
   const running = pending?.get(encoding);
   if (running) return running;
-  const body = compress(entry.bodies.identity!, encoding);
+  const body = platform.compress(entry.bodies.identity!, encoding);
   if (pending === undefined) {
     pending = new Map();
     compressing.set(entry, pending);

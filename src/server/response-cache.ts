@@ -1,4 +1,4 @@
-import type { Encoding } from './compress.js';
+import type { Encoding } from './encoding.js';
 import type { CoreResponse } from './types.js';
 
 /** One cached answer: its bytes once per encoding asked so far, valid for one data version until `expires`. */
@@ -7,7 +7,7 @@ export interface CachedResponse {
   readonly expires: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly etag: string;
-  readonly bodies: Partial<Record<Encoding, Buffer>>;
+  readonly bodies: Partial<Record<Encoding, Uint8Array>>;
   /**
    * The 200 answer of each encoding once built (respond.ts), kept here with a slot for each so
    * that a hit reads one field of one shape, not a keyed load or a WeakMap lookup.
@@ -107,9 +107,9 @@ export class ResponseCache {
   }
 
   /** Add one more encoding of a cached body. */
-  addBody(key: string, entry: CachedResponse, encoding: Encoding, body: Buffer): void {
+  addBody(key: string, entry: CachedResponse, encoding: Encoding, body: Uint8Array): void {
     if (this.#entries.get(key)?.entry !== entry || entry.bodies[encoding]) return;
-    (entry.bodies as Partial<Record<Encoding, Buffer>>)[encoding] = body;
+    (entry.bodies as Partial<Record<Encoding, Uint8Array>>)[encoding] = body;
     this.#bytes += body.byteLength;
     this.#evict();
   }

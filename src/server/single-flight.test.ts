@@ -7,7 +7,7 @@
 import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createAddon } from '../addon/index.js';
-import { createRequestHandler } from './core.js';
+import { createRequestHandler } from './node-handler.js';
 import type { CoreRequest, CoreResponse } from './types.js';
 
 function request(url: string, encoding?: string): CoreRequest {

@@ -1,9 +1,9 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { composeAddon } from '../addon/index.js';
-import { createRequestHandler } from './core.js';
 import { toFetchHandler } from './fetch.js';
 import { listen } from './node.js';
+import { createRequestHandler } from './node-handler.js';
 import type { BodyStream, CoreResponse } from './types.js';
 
 const addon = composeAddon({ id: 'org.test.stream', version: '1.0.0', name: 'Stream test', description: '' }, []);

@@ -1,4 +1,4 @@
-import type { Addon } from '../addon/create-addon.js';
+import type { AnyAddon } from '../addon/create-addon.js';
 import type { CacheHints } from '../protocol/responses.js';
 import type { RateLimitOptions } from './rate-limit.js';
 import type { ResponseCacheOptions } from './response-cache.js';
@@ -89,7 +89,7 @@ export interface ServerOptions {
 }
 
 /** The add-on to serve: fixed, or looked up per request so a backend can swap it after an import. */
-export type AddonSource = Addon | (() => Addon);
+export type AddonSource = AnyAddon | (() => AnyAddon);
 
 /**
  * A fresh cached answer from the request's method, URL and the two headers that choose between a

@@ -14,6 +14,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import {
+  chmodSync,
   closeSync,
   copyFileSync,
   mkdirSync,
@@ -177,7 +178,9 @@ function placeCopy(
   key: string,
   copy: Iterable<Uint8Array> | { readonly file: string },
 ): { name: string; path: string; bytes: number } {
-  mkdirSync(dir, { recursive: true });
+  // The copies hold what sources served (stream URLs with accounts in them): 0700 and 0600,
+  // whatever the umask (under umask 000 the folder was 0777).
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const name = `${key.replace(/[^a-z0-9]+/gi, '-')}-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}.copy`;
   const path = join(dir, name);
   if ('file' in copy) {
@@ -186,11 +189,13 @@ function placeCopy(
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
       copyFileSync(copy.file, path);
+      // A copy takes its source's mode: made private again.
+      chmodSync(path, 0o600);
       rmSync(copy.file, { force: true });
     }
     return { name, path, bytes: statSync(path).size };
   }
-  const fd = openSync(path, 'w');
+  const fd = openSync(path, 'w', 0o600);
   let bytes = 0;
   try {
     for (const chunk of copy) bytes += writeSync(fd, chunk);

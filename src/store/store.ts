@@ -1,4 +1,4 @@
-import { existsSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, rmSync, statSync } from 'node:fs';
 /**
  * `openStore`: one read connection (WAL snapshot reads, statements prepared once) plus a new
  * connection per import. Integrity: opening reads the header (a garbage file fails at once with
@@ -165,6 +165,16 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
     if (!full || before.has('') || fileSize(file) !== 0) return;
     for (const suffix of ['', '-wal', '-shm']) if (!before.has(suffix)) rmSync(file + suffix, { force: true });
   };
+  // A new store is made 0600 whatever the umask (SQLite would make it 0644, or 0666 under umask
+  // 000), and SQLite gives its -wal and -shm the file's mode: it holds the stream URLs, accounts
+  // and all. Any failure here is left to SQLite to report.
+  if (!before.has('')) {
+    try {
+      closeSync(openSync(file, 'wx', 0o600));
+    } catch {
+      // Made meanwhile by another process, or a folder that is missing: SQLite says which.
+    }
+  }
   let db: Connection;
   try {
     db = openConnection(file, {

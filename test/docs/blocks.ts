@@ -22,10 +22,11 @@ export interface Block {
   readonly text: string;
 }
 
-/** The files whose blocks are run: README.md and every Markdown file in docs/. */
+/** The files whose blocks are run: README.md, every Markdown file in docs/ and the Worker example's README. */
 export function documentationFiles(): string[] {
   return [
     'README.md',
+    'examples/worker/README.md',
     ...readdirSync(join(ROOT, 'docs'))
       .filter((f) => f.endsWith('.md'))
       .sort()

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { describeHealthPass } from '../../src/cli/health.js';
+import { describeHealthPass, offlineLine } from '../../src/cli/health.js';
 import { loadSettingsFile } from '../../src/cli/settings.js';
 import { answer, liveTs, startStreamHost } from '../helpers/stream-host.js';
 import { type Block, commandsOf, startShell } from './blocks.js';
@@ -78,6 +78,37 @@ export const HEALTH_RUNNERS: Record<string, (block: Block) => Promise<void>> = {
       await host.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  },
+
+  /** The offline example is what `marquee health` prints for such a pass: stdout, then stderr. */
+  async 'health-offline'(block) {
+    const at = Date.parse('2026-11-24T14:02:00Z');
+    const offline = {
+      verdicts: 2_315,
+      unreachable: 2_315,
+      hosts: 41,
+      causes: [
+        { cause: 'no such host', checks: 2_300 },
+        { cause: 'connection refused', checks: 15 },
+      ],
+    };
+    const printed = describeHealthPass(
+      {
+        startedAt: at,
+        finishedAt: at + 9_800,
+        streams: 2_315,
+        counts: { ok: 0, dead: 2_315, blocked: 0, notMedia: 0, timeout: 0 },
+        skipped: { unsupported: 0, private: 0, rateLimited: 0, notStarted: 0 },
+        requests: 95,
+        budgetSpent: false,
+        changes: [],
+        offline,
+      },
+      [],
+    );
+    // The command prints the counts on stdout and the verdict as its error on stderr.
+    expect(block.text.trimEnd().split('\n')).toEqual([printed[0], `marquee health: ${offlineLine(offline)}`]);
+    expect(printed.at(-1)).toBe(offlineLine(offline));
   },
 
   /** The example report is what `marquee health` prints for those counts (its time aside). */

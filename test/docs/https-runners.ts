@@ -10,15 +10,24 @@
  *   with `tls internal` (Caddy's own CA, in the test's XDG_DATA_HOME), and curl trusting that CA;
  * - ports 7000, 8443, 8080: free ones.
  */
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { httpRequest } from '../helpers/http.js';
 import { httpsGet, issueCertificate, makeTestCa, servedSerial } from '../helpers/tls.js';
-import { type Block, commandsOf, extractBlocks, type Started, startShell } from './blocks.js';
+import { type Block, commandsOf, extractBlocks, ROOT as ROOT_DIR, type Started, startShell } from './blocks.js';
 
 /** A port free now. */
 function freePort(): Promise<number> {
@@ -284,7 +293,121 @@ export const HTTPS_RUNNERS: Record<string, (block: Block) => Promise<void>> = {
       expect((await httpsGet(url!, ca.certFile)).status).toBe(200);
     });
   },
+
+  /**
+   * The `marquee` user and group, made as shown but inside a temp folder (`useradd --prefix`, on
+   * copies of this machine's /etc/passwd and /etc/group): nothing of the machine's is changed. It
+   * needs root; a test run as another user checks that every flag is one useradd takes instead.
+   */
+  async 'https-own-name-user'(block) {
+    const [line, ...rest] = commandsOf(block);
+    expect(rest).toEqual([]);
+    expect(line).toMatch(/^sudo useradd .* marquee$/);
+    // The unit runs as this user and group, and the folder line gives that group the key.
+    const own = extractBlocks('docs/https.md');
+    expect(own.find((b) => b.name === 'https-own-name-unit')!.text).toMatch(/^User=marquee\nGroup=marquee$/m);
+    expect(own.find((b) => b.name === 'https-own-name')!.text).toContain('-g marquee');
+    const home = flag(line!, 'home-dir');
+    const useradd = line!.replace(/^sudo /, '');
+    if (process.getuid?.() !== 0) {
+      const help = spawnSync('useradd', ['--help'], { encoding: 'utf8' }).stdout;
+      for (const f of useradd.match(/--[a-z-]+/g) ?? []) expect(help, f).toContain(f);
+      return;
+    }
+    await inFolder(async (dir) => {
+      const etc = mkdirIn(dir, 'etc');
+      for (const file of ['passwd', 'group', 'login.defs']) copyFileSync(join('/etc', file), join(etc, file));
+      for (const file of ['shadow', 'gshadow']) writeFileSync(join(etc, file), '', { mode: 0o600 });
+      execFileSync('sh', ['-c', useradd.replace(/^useradd /, `useradd --prefix ${dir} `)], { stdio: 'pipe' });
+      const user = readFileSync(join(etc, 'passwd'), 'utf8')
+        .split('\n')
+        .find((l) => l.startsWith('marquee:'))
+        ?.split(':');
+      expect(user?.[5]).toBe(home);
+      expect(user?.[6]).toBe('/usr/sbin/nologin');
+      // A system account (uid below 1000), in a group of its own name.
+      expect(Number(user?.[2])).toBeLessThan(1000);
+      const group = readFileSync(join(etc, 'group'), 'utf8')
+        .split('\n')
+        .find((l) => l.startsWith('marquee:'))
+        ?.split(':');
+      expect(group?.[2]).toBe(user?.[3]);
+    });
+  },
+
+  /**
+   * The systemd unit: `systemd-analyze verify` (when this machine has it) with its ExecStart's
+   * /usr/local/bin/marquee moved to this checkout's bin/marquee.js (not installed here), no
+   * warning allowed; else read as systemd reads it, its keys checked. Its command is the serve
+   * line of the block above, as shown.
+   */
+  async 'https-own-name-unit'(block) {
+    const sections = parseUnit(block.text);
+    const service = sections.get('Service')!;
+    const serveLine = commandsOf(extractBlocks('docs/https.md').find((b) => b.name === 'https-own-name')!)[2]!;
+    expect(service.get('ExecStart')).toBe(`/usr/local/bin/${serveLine}`);
+    expect([service.get('User'), service.get('Group'), service.get('StateDirectory')]).toEqual([
+      'marquee',
+      'marquee',
+      'marquee',
+    ]);
+    expect(service.get('WorkingDirectory')).toBe('/var/lib/marquee');
+    expect(sections.get('Install')?.get('WantedBy')).toBe('multi-user.target');
+    const analyze = spawnSync('systemd-analyze', ['--version'], { encoding: 'utf8' });
+    if (analyze.error !== undefined) return; // Parsed above; no systemd on this machine to ask.
+    await inFolder(async (dir) => {
+      const unit = join(dir, 'marquee.service');
+      writeFileSync(unit, block.text.replace('/usr/local/bin/marquee ', `${join(ROOT_DIR, 'bin', 'marquee.js')} `));
+      const verify = spawnSync('systemd-analyze', ['verify', unit], { encoding: 'utf8', cwd: dir });
+      expect(verify.status, verify.stderr).toBe(0);
+      expect(verify.stderr + verify.stdout).toBe('');
+    });
+  },
 };
+
+/** The keys a unit file of this guide may use, by section (systemd.unit, systemd.service, systemd.exec). */
+const UNIT_KEYS: Record<string, readonly string[]> = {
+  Unit: ['Description', 'Wants', 'After', 'Documentation'],
+  Service: [
+    'User',
+    'Group',
+    'StateDirectory',
+    'WorkingDirectory',
+    'ExecStart',
+    'ExecReload',
+    'Restart',
+    'ProtectSystem',
+    'ProtectHome',
+    'PrivateTmp',
+    'NoNewPrivileges',
+  ],
+  Install: ['WantedBy'],
+};
+
+/** A unit file read as systemd reads one: sections of `Key=value` lines, comments left out. */
+function parseUnit(text: string): Map<string, Map<string, string>> {
+  const sections = new Map<string, Map<string, string>>();
+  let current: Map<string, string> | undefined;
+  let name = '';
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    const section = /^\[(\w+)\]$/.exec(line);
+    if (section) {
+      name = section[1]!;
+      expect(Object.keys(UNIT_KEYS), `section [${name}]`).toContain(name);
+      current = new Map();
+      sections.set(name, current);
+      continue;
+    }
+    const pair = /^([A-Za-z]+)=(.*)$/.exec(line);
+    expect(pair, `a Key=value line: ${line}`).not.toBeNull();
+    expect(current, `${line} before any [Section]`).toBeDefined();
+    expect(UNIT_KEYS[name], `${pair![1]} in [${name}]`).toContain(pair![1]);
+    current!.set(pair![1]!, pair![2]!);
+  }
+  return sections;
+}
 
 function mkdirIn(dir: string, name: string): string {
   const path = join(dir, name);

@@ -1,6 +1,7 @@
 /**
- * Debian's Chromium driven by playwright-core, for the end-to-end browser tests. A missing
- * browser is a failure with the fix in the message, never a silent skip: CI installs it (.ci/run).
+ * Debian's Chromium driven by playwright-core, for the end-to-end browser tests. Their describes
+ * are skipped, naming Chromium, where it is not installed (test/helpers/tools.ts); under CI=true
+ * they run and fail here with the fix in the message (.ci/run installs it).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -18,7 +18,7 @@ export default function setup(): void {
   const corpus = corpusMissing();
   if (corpus !== undefined) {
     process.stdout.write(
-      `marquee tests: ${corpus}: the corpus-wide tests are skipped (MARQUEE_CORPUS=../shared/corpus runs them)\n`,
+      `marquee tests: ${corpus}: the corpus-wide tests are skipped (set MARQUEE_CORPUS to the shared corpus folder to run them)\n`,
     );
   }
 }

@@ -34,6 +34,11 @@ const found = new Map<Tool, string | undefined>();
  */
 export function toolPath(tool: Tool): string | undefined {
   if (found.has(tool)) return found.get(tool);
+  // MARQUEE_TEST_WITHOUT=chromium,nginx: taken as missing, to try the skip path on a machine that has them.
+  if ((process.env.MARQUEE_TEST_WITHOUT ?? '').split(',').includes(tool)) {
+    found.set(tool, undefined);
+    return undefined;
+  }
   const dirs = (process.env.PATH ?? '').split(':').concat(['/usr/sbin', '/usr/local/sbin', '/usr/bin']);
   const path = dirs.map((dir) => (dir ? join(dir, TOOLS[tool].command) : '')).find((p) => p !== '' && existsSync(p));
   found.set(tool, path);

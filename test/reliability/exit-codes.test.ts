@@ -17,13 +17,13 @@ import { importAll } from '../../src/cli/app.js';
 import { importVerdict } from '../../src/cli/report.js';
 import { openStore } from '../../src/store/index.js';
 import { runCli } from '../helpers/cli.js';
+import { excerpt } from '../helpers/corpus.js';
 import { bigPlaylist, smallDisk } from '../helpers/full-disk.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const CORPUS = join(ROOT, '..', 'shared', 'corpus');
-/** A real-world playlist (iptv-org) and library (films from Wikipedia) from the shared corpus. */
-const PLAYLIST = join(CORPUS, 'playlists', 'iptv-org-gp.m3u');
-const LIBRARY = join(CORPUS, 'library', 'marquee-movies.json');
+/** A real-world playlist (iptv-org) and library (films from Wikipedia): excerpts of the shared corpus. */
+const PLAYLIST = excerpt('playlists', 'iptv-org-gp.m3u');
+const LIBRARY = excerpt('library', 'marquee-movies.json');
 /** What a misconfigured web server answers instead of a playlist. */
 const HTML_PAGE = `<!DOCTYPE html>
 <html><head><title>404 Not Found</title></head>

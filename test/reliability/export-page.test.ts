@@ -19,6 +19,9 @@ import { createRequestHandler } from '../../src/server/index.js';
 import { launchBrowser, type TestBrowser } from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
 import { type StaticHost, serveFolder } from '../helpers/http.js';
+import { needs } from '../helpers/tools.js';
+
+const chromium = needs(['chromium']);
 
 let dir: string;
 let out: string;
@@ -71,7 +74,7 @@ describe('the exported landing page', () => {
     );
   });
 
-  describe('in Chromium', () => {
+  describe.skipIf(chromium.skip)(chromium.title('in Chromium'), () => {
     let browser: TestBrowser;
     let host: StaticHost;
     let base: string;

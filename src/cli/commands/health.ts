@@ -4,8 +4,9 @@ import { isMarqueeError } from '../../errors.js';
 import { runHealthPass } from '../../livetv/index.js';
 import { openStore } from '../../store/index.js';
 import { type Command, EXIT } from '../command.js';
-import { changeJson, describeHealthPass, healthPassOptions, MAX_LISTED_CHANGES } from '../health.js';
+import { changeJson, describeHealthPass, healthPassOptions, MAX_LISTED_CHANGES, offlineLine } from '../health.js';
 import { resolveSettings, STORE_OPTIONS } from '../resolve.js';
+import { stopOnSignal } from '../shutdown.js';
 
 export const healthCommand: Command = {
   name: 'health',
@@ -24,8 +25,9 @@ export const healthCommand: Command = {
     'One pass over the streams of the sources in health.sources (default every playlist; an Xtream account only when listed),\n' +
     'health.concurrency at once, health.perHost per host, health.timeoutSeconds each; the results are recorded in the database.\n' +
     'Exit codes: 0 the pass ran and was recorded (dead streams are findings, not failures: see the counts), 1 the pass could\n' +
-    'not run or be recorded (no streams, none from the sources checked, another writer held the database), 2 bad flags or\n' +
-    'configuration, 3 database unavailable.',
+    'not run or be recorded (no streams, none from the sources checked, another writer held the database, this machine looks\n' +
+    'offline, stopped by SIGINT/SIGTERM: nothing of the pass is recorded), 2 bad flags or configuration, 3 database unavailable.',
+  stopsInOrder: true,
   async run(values, _positionals, io) {
     const { settings } = resolveSettings(values, io.cwd);
     const db = settings.db ?? resolve(io.cwd, 'marquee.db');
@@ -34,12 +36,19 @@ export const healthCommand: Command = {
       return EXIT.unavailable;
     }
     const store = openStore(db);
+    // SIGINT/SIGTERM stop the pass within 2 s; a pass records only at its end, so nothing of it is.
+    const stopping = new AbortController();
+    let stoppedBy: string | undefined;
+    void stopOnSignal(io, 'health', stopping).then((signal) => {
+      stoppedBy = signal;
+    });
     try {
       const options = healthPassOptions(settings, store);
       const tty = !values.json && io.stderr.isTTY === true;
       let shownAt = 0;
       const result = await runHealthPass(store, {
         ...options,
+        signal: stopping.signal,
         onProgress: (done, total) => {
           // On a terminal, a line redrawn in place; elsewhere nothing until the report.
           if (!tty || (Date.now() - shownAt < 200 && done < total)) return;
@@ -50,13 +59,13 @@ export const healthCommand: Command = {
           if (done === total) io.stderr.write('\n');
         },
       });
-      const changed = store.healthChanges(result.startedAt, MAX_LISTED_CHANGES);
+      const changed = result.offline ? [] : store.healthChanges(result.startedAt, MAX_LISTED_CHANGES);
       if (values.json) {
         const { changes: _changes, ...rest } = result;
         io.stdout.write(
           `${JSON.stringify(
             {
-              ok: true,
+              ok: result.offline === undefined,
               ...rest,
               startedAt: new Date(result.startedAt).toISOString(),
               finishedAt: new Date(result.finishedAt).toISOString(),
@@ -67,12 +76,24 @@ export const healthCommand: Command = {
             2,
           )}\n`,
         );
-      } else io.stdout.write(`${describeHealthPass(result, changed).join('\n')}\n`);
+      } else {
+        const lines = describeHealthPass(result, changed);
+        // The offline verdict is the command's failure: said on stderr, after the counts.
+        io.stdout.write(`${(result.offline ? lines.slice(0, -1) : lines).join('\n')}\n`);
+      }
+      if (result.offline) {
+        io.stderr.write(`marquee health: ${offlineLine(result.offline)}\n`);
+        return EXIT.failed;
+      }
       return EXIT.ok;
     } catch (error) {
       if (!isMarqueeError(error, 'IMPORT_FAILED')) throw error;
-      if (values.json) io.stdout.write(`${JSON.stringify({ ok: false, error: error.message }, null, 2)}\n`);
-      io.stderr.write(`marquee health: ${error.message}\n`);
+      const message =
+        stoppedBy !== undefined
+          ? `stopped by ${stoppedBy}: nothing of this pass was recorded (every stream keeps the health of the last pass)`
+          : error.message;
+      if (values.json) io.stdout.write(`${JSON.stringify({ ok: false, error: message }, null, 2)}\n`);
+      io.stderr.write(`marquee health: ${message}\n`);
       return EXIT.failed;
     } finally {
       store.close();

@@ -7,6 +7,7 @@ import { noPretenuring } from '../memory.js';
 import { createProgress } from '../progress.js';
 import { describeOutcome, importSucceeded, importVerdict } from '../report.js';
 import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS } from '../resolve.js';
+import { stopOnSignal } from '../shutdown.js';
 
 /**
  * The outcome as JSON text, errors as `{ error, code }`: stringified once (a copy parsed back
@@ -26,7 +27,7 @@ export const importCommand: Command = {
   name: 'import',
   summary: 'import playlists, guides and libraries into the database (atomically)',
   usage:
-    'marquee import [--playlist PATH|URL] [--epg PATH|URL] [--library PATH|URL] [--xtream URL] [--accept-shrink [SOURCE]] [--db FILE] [--config FILE]',
+    'marquee import [--playlist PATH|URL] [--epg PATH|URL] [--library PATH|URL] [--xtream URL] [--accept-shrink [SOURCE]] [--allow-private-sources] [--db FILE] [--config FILE]',
   options: {
     ...SOURCE_OPTIONS,
     ...STORE_OPTIONS,
@@ -38,6 +39,12 @@ export const importCommand: Command = {
       description:
         'take a source that shrank past sources.minYieldRatio of its last good import anyway: this source (a path or URL as configured), or every source when none is named',
     },
+    'allow-private-sources': {
+      type: 'boolean',
+      env: 'MARQUEE_ALLOW_PRIVATE_SOURCES',
+      description:
+        "let URLs the sources name themselves (a playlist's url-tvg) reach loopback and private addresses (a home network, tests)",
+    },
     json: { type: 'boolean', description: 'print the import report as JSON (for scripts)' },
   },
   notes:
@@ -46,7 +53,9 @@ export const importCommand: Command = {
     'sources.minYieldRatio (default 0.5) of its last good import keeps serving its last good data (see docs/reliability.md).\n' +
     'Exit codes: 0 every part and every source imported, 1 a part failed or a source was kept from last good or contributes nothing, whatever else imported (the last line says which), 2 bad flags or configuration, 3 database unavailable.\n' +
     'A part (live TV, library, add-on catalogs) that fails keeps serving what it served before.\n' +
-    'import.lockTimeoutSeconds (settings file; default 60) bounds the wait for another import writing the database.',
+    'import.lockTimeoutSeconds (settings file; default 60) bounds the wait for another import writing the database.\n' +
+    'SIGINT/SIGTERM stop it within 2 s: what was committed stays, the part in progress is rolled back (exit 1).',
+  stopsInOrder: true,
   async run(values, _positionals, io) {
     const { settings } = resolveSettings(values, io.cwd);
     if (
@@ -68,6 +77,12 @@ export const importCommand: Command = {
     noPretenuring();
     // Nothing else reads the store in this process: a new one is filled without the WAL's double write.
     const store = openStore(db, { fastFirstImport: true });
+    // SIGINT/SIGTERM: the import stops, its part in progress rolls back (imports are atomic).
+    const stopping = new AbortController();
+    let stoppedBy: string | undefined;
+    void stopOnSignal(io, 'import', stopping).then((signal) => {
+      stoppedBy = signal;
+    });
     try {
       const progress = values.json ? undefined : createProgress(io.stderr);
       const accept = Array.isArray(values['accept-shrink']) ? values['accept-shrink'] : undefined;
@@ -82,8 +97,16 @@ export const importCommand: Command = {
         parseThread: true,
         ...(progress ? { onProgress: (e) => progress.update(e) } : {}),
         ...(acceptShrink !== undefined ? { acceptShrink } : {}),
+        signal: stopping.signal,
       });
       progress?.done();
+      if (stoppedBy !== undefined) {
+        leaveNothing = created && !importSucceeded(outcome);
+        io.stderr.write(
+          `marquee import: stopped by ${stoppedBy}: ${importSucceeded(outcome) ? 'what was imported before the stop is committed; the rest was rolled back' : 'nothing of this import was committed'}\n`,
+        );
+        return 1;
+      }
       const verdict = importVerdict(outcome);
       if (values.json) io.stdout.write(`${jsonOf(outcome)}\n`);
       else io.stdout.write(`${describeOutcome(outcome).join('\n')}\n`);

@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Addon, type WarmUpOptions, warmUp } from '../../addon/index.js';
 import type { SourceState } from '../../livetv/index.js';
-import { createRequestHandler, HTTPS_GUIDE_PATH, readTlsPair } from '../../server/index.js';
+import { createRequestHandler, HTTPS_GUIDE_PATH, parseKeyRing, readTlsPair } from '../../server/index.js';
 import type { SourceValidators } from '../../sources/input/index.js';
 import { describeManifestChange, type ManifestChange, openStore, removeStoreFiles } from '../../store/index.js';
 import { buildAddon, holdsData, isDemo, prepareDemo } from '../app.js';
@@ -13,6 +13,7 @@ import { httpsGuideOption } from '../https-guide.js';
 import { importInWorker } from '../import-worker.js';
 import { installLines } from '../install-lines.js';
 import { loadOrCreateKeyRing } from '../keys.js';
+import { lanAddresses } from '../lan-addresses.js';
 import { listenPerSettings } from '../listen.js';
 import { createLogger } from '../log.js';
 import { count } from '../plural.js';
@@ -20,6 +21,8 @@ import { startRefreshes } from '../refresh-serve.js';
 import { startServeRelay } from '../relay-serve.js';
 import { describeOutcome, importSucceeded, keptSourceList } from '../report.js';
 import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS, TLS_OPTIONS } from '../resolve.js';
+import { settingsReload } from '../settings-reload.js';
+import { boundServeStop, WORK_STOP_MS } from '../shutdown.js';
 import { watchFiles } from '../watch.js';
 
 export const serveCommand: Command = {
@@ -111,7 +114,10 @@ export const serveCommand: Command = {
     },
   },
   notes:
-    'Exit codes: 0 stopped by SIGINT/SIGTERM, 1 could not start, 2 bad flags or configuration, 3 database unavailable.',
+    'SIGHUP reads the key ring, the certificate and the database file again (one log line when one changed); it never stops the server.\n' +
+    'SIGINT/SIGTERM stop it: requests in flight are answered (up to 10 s), refreshes and health passes stopped; shutdownSeconds (default 15) bounds it all.\n' +
+    'Exit codes: 0 stopped by SIGINT/SIGTERM, 1 could not start (or did not stop within shutdownSeconds), 2 bad flags or configuration, 3 database unavailable.',
+  stopsInOrder: true,
   async run(values, _positionals, io) {
     const resolved = resolveSettings(values, io.cwd);
     let settings = resolved.settings;
@@ -127,7 +133,8 @@ export const serveCommand: Command = {
     // A certificate that cannot be used is a settings mistake: said (exit 2) before the import, not after it.
     if (settings.tls?.cert && settings.tls.key) await readTlsPair(settings.tls.cert, settings.tls.key);
     // Hosted mode's modules load only for it: a plain server starts without them.
-    if (settings.hosted?.enabled === true) return (await import('../hosted-serve.js')).serveHosted(settings, io);
+    if (settings.hosted?.enabled === true)
+      return (await import('../hosted-serve.js')).serveHosted(settings, io, resolved.file);
     // With no source configured, what an earlier `marquee import` stored is served; the demo is for
     // an empty database. The demo always lives in its own temporary database: imported into the
     // user's, it would replace stored data, and on the next start be served with a stale guide.
@@ -161,7 +168,26 @@ export const serveCommand: Command = {
         // own). In a worker, as refreshes are: a serving thread that had run an import (Node's
         // file, gunzip and HTTP client streams, its garbage) answered cached pages 10-30% slower
         // afterwards (bench/README.md, "Compression in a thread of its own").
-        const outcome = await importInWorker(db, settings, { parseThread: true });
+        // SIGINT/SIGTERM during it stop it (rolled back) rather than waiting for a whole guide.
+        const firstImport = new AbortController();
+        let importing = true;
+        let stoppedEarly: string | undefined;
+        void io.stopped.then((signal) => {
+          if (!importing) return;
+          stoppedEarly = signal;
+          io.boundStop?.(WORK_STOP_MS);
+          firstImport.abort();
+        });
+        const outcome = await importInWorker(db, settings, { parseThread: true, signal: firstImport.signal });
+        // From here a stop is the server's (shutdownSeconds), not the first import's.
+        importing = false;
+        if (stoppedEarly !== undefined) {
+          log.event(
+            `${stoppedEarly}: stopped during the first import, before serving (what it had not committed is rolled back)`,
+          );
+          leaveNothing = created && store.counts().channels === 0 && store.libraryCounts().items === 0;
+          return 0;
+        }
         for (const line of describeOutcome(outcome, { sources: false })) log.event(line);
         for (const kept of keptSourceList(outcome)) log.warn(kept.message);
         if (outcome.livetv && !('error' in outcome.livetv)) previous = outcome.livetv.state;
@@ -211,7 +237,7 @@ export const serveCommand: Command = {
       const { running, host, base } = await listenPerSettings(handler, settings, log);
       const manifestUrl = `${base}/manifest.json`;
       const guideUrl = guide.httpsGuide !== undefined ? `${base}${HTTPS_GUIDE_PATH}` : undefined;
-      const install = await installLines(manifestUrl, host, values.qr === true, guideUrl);
+      const install = await installLines(manifestUrl, host, values.qr === true, guideUrl, lanAddresses(host));
       const qrCode = values.qr === true ? install.splice(install.indexOf('')) : [];
       io.stdout.write(
         [
@@ -220,7 +246,8 @@ export const serveCommand: Command = {
           `  manifest:  ${manifestUrl}`,
           ...install,
           ...(addon.configFields.length > 0 ? [`  configure: ${base}/configure`] : []),
-          ...(host === '127.0.0.1' || host === 'localhost'
+          // Behind an HTTPS proxy (publicUrl https://…) listening on this machine alone is the point.
+          ...((host === '127.0.0.1' || host === 'localhost') && !settings.publicUrl?.startsWith('https://')
             ? ['  (only this machine can reach it: use --host 0.0.0.0 to serve your network)']
             : []),
           ...(running.redirect ? [`  redirect:  port ${running.redirect.port} (plain HTTP) redirects to https`] : []),
@@ -243,7 +270,10 @@ export const serveCommand: Command = {
           void warm(addon);
         },
         onKeys: () => {
-          ring = loadOrCreateKeyRing(keyFile).ring;
+          // The ring as the file holds it now; one that cannot be read keeps the relay's tokens as they were.
+          try {
+            ring = parseKeyRing(readFileSync(keyFile, 'utf8'));
+          } catch {}
           addon = buildAddon(watch.store, settings, keyFile, manifestChanged, ++epoch, extras);
           log.event(`reloaded the key ring ${keyFile}: new install links use its current key`);
         },
@@ -251,11 +281,14 @@ export const serveCommand: Command = {
         error: (message) => log.error({ msg: message }),
         ...(io.onReload ? { onReload: io.onReload } : {}),
       });
-      // SIGHUP also reads the certificate again now, not at the next check.
+      // SIGHUP also reads the certificate again now, not at the next check, and says when the
+      // settings file changed (it is read at start only).
       const stopTlsReload = running.tls && io.onReload?.(() => void running.tls?.reload());
+      const stopSettingsReload = io.onReload?.(settingsReload(resolved.file, (message) => log.warn(message)));
       stopWatch = () => {
         watch.stop();
         stopTlsReload?.();
+        stopSettingsReload?.();
       };
       current = () => watch.store;
 
@@ -300,13 +333,12 @@ export const serveCommand: Command = {
       });
 
       const signal = await io.stopped;
-      log.event(`${signal}: finishing requests in flight, then stopping`);
+      const { graceMs } = boundServeStop(io, settings, signal, log);
       warming.abort();
       // Live answers end first: a relayed stream never finishes on its own.
       stopRelay();
-      await refresher?.stop();
-      await healthPasses?.stop();
-      await running.close(10_000);
+      // All at once: the port stops taking connections now, not after a refresh has stopped.
+      await Promise.all([refresher?.stop(), healthPasses?.stop(), running.close(graceMs)]);
       return 0;
     } finally {
       stopRelay();

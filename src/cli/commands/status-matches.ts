@@ -1,24 +1,44 @@
 /**
  * `marquee status --matches`: what of the served import's matching needs a look. The channels
  * no rule found a guide channel for, and the scored matches without a comfortable lead, each
- * with its closest guide channels and the `guideOverrides` line that would pin it.
+ * with its closest guide channels (id and display name) and the `guideOverrides` line to settle
+ * it. That line pins a guide channel only when one leads clearly (`clearLead`); otherwise it
+ * offers `null` and names the candidates worth a look, so a tie or a weak score is never copied
+ * in as a pin by mistake.
  */
-import type { ChannelMatch, Store } from '../../store/index.js';
+import type { ChannelMatch, MatchCandidate, Store } from '../../store/index.js';
 
 /** A scored match is comfortable at this score or more, with at least this lead over the next candidate. */
 const COMFORTABLE_SCORE = 0.9;
 const COMFORTABLE_LEAD = 0.2;
 
+/**
+ * A pin is offered for the best guide channel at this score or more, with at least this lead over
+ * the next one. On the labelled dev set (docs/livetv.md, "Reviewing matches") the best candidate
+ * of a channel to review was its own guide channel 93% of the time where the channel has one in
+ * the guide (69% of all such offers: the others have none), against 36% for leads under 0.1
+ * (ties of siblings: `Euronews` in three languages) and 2% below a score of 0.5.
+ */
+export const PIN_SCORE = 0.8;
+export const PIN_LEAD = 0.1;
+/** Candidates at this score or more are named as choices when none leads clearly; below, only shown. */
+export const CHOICE_SCORE = 0.5;
+
 /** One channel to review, as `status --matches --json` prints it. */
 interface Review {
   readonly channel: string;
   readonly name: string;
-  /** The guide channel a scored match chose (absent: none found). */
+  /** The guide channel a scored match chose (absent: none found), and its display name. */
   readonly guide?: string;
+  readonly guideName?: string;
   readonly score?: number;
-  readonly candidates: readonly { readonly id: string; readonly score: number }[];
-  /** The settings line that pins it to its best guess (`livetv.guideOverrides`). */
+  readonly candidates: readonly MatchCandidate[];
+  /** Does one guide channel lead clearly (then `pin` names it)? */
+  readonly clear: boolean;
+  /** The settings entry to copy into `livetv.guideOverrides`: the clear leader, else `null`. */
   readonly pin: string;
+  /** When none leads clearly: the guide channel ids worth a look (the entry offers `null` or one of these). */
+  readonly choices: readonly string[];
 }
 
 export interface MatchesStatus {
@@ -55,17 +75,69 @@ function comfortable(m: ChannelMatch): boolean {
   return (m.score ?? 0) >= COMFORTABLE_SCORE && (m.score ?? 0) - next >= COMFORTABLE_LEAD;
 }
 
+/**
+ * Does the first of `ranked` (the chosen guide channel, then the candidates best first) lead
+ * clearly: at least PIN_SCORE, and PIN_LEAD above every other?
+ * @example clearLead([{ id: 'g3', score: 0.75 }, { id: 'g22', score: 0.75 }]) // false
+ */
+export function clearLead(ranked: readonly { readonly score: number }[]): boolean {
+  const [first, ...rest] = ranked;
+  if (first === undefined || first.score < PIN_SCORE - 1e-9) return false;
+  const next = Math.max(0, ...rest.map((c) => c.score));
+  return first.score - next >= PIN_LEAD - 1e-9;
+}
+
 function reviewOf(m: ChannelMatch): Review {
   const candidates = m.candidates ?? [];
-  const target = m.guide ?? candidates[0]?.id;
+  const ranked: MatchCandidate[] =
+    m.guide !== undefined
+      ? [
+          { id: m.guide, ...(m.guideName !== undefined ? { name: m.guideName } : {}), score: m.score ?? 0 },
+          ...candidates,
+        ]
+      : [...candidates];
+  const clear = clearLead(ranked);
+  const target = clear ? ranked[0]!.id : undefined;
   return {
     channel: m.channelId,
     name: m.name,
     ...(m.guide !== undefined ? { guide: m.guide } : {}),
+    ...(m.guideName !== undefined ? { guideName: m.guideName } : {}),
     ...(m.score !== undefined ? { score: m.score } : {}),
     candidates,
+    clear,
     pin: `${JSON.stringify(m.pin)}: ${target === undefined ? 'null' : JSON.stringify(target)}`,
+    choices: clear ? [] : ranked.filter((c) => c.score >= CHOICE_SCORE - 1e-9).map((c) => c.id),
   };
+}
+
+/** `g3 "Euronews Italiano"`: a guide channel by its id and display name. */
+function guideChannel(id: string, name: string | undefined): string {
+  return name === undefined ? id : `${id} ${JSON.stringify(name)}`;
+}
+
+/** The candidates, each with its name and score; those of a failed guide marked. */
+function candidateList(candidates: readonly MatchCandidate[]): string {
+  if (candidates.length === 0) return 'none';
+  return candidates
+    .map(
+      (c) =>
+        `${guideChannel(c.id, c.name)} ${c.score.toFixed(2)}${c.failedGuide !== undefined ? ' (failed guide)' : ''}`,
+    )
+    .join(', ');
+}
+
+/** What the `pin it` line says beside the entry. */
+function pinNote(r: Review, matched: boolean): string {
+  if (r.clear) return matched ? '' : '   (null: it has no guide)';
+  if (r.choices.length === 0) {
+    return r.candidates.length === 0
+      ? '   (null: it has no guide)'
+      : '   (null: it has no guide; none of these is close enough to offer)';
+  }
+  const ids = r.choices.map((id) => JSON.stringify(id));
+  const choice = ids.length === 1 ? ids[0] : `one of ${ids.join(', ')}`;
+  return `   (null: it has no guide; or ${choice}: none leads clearly)`;
 }
 
 /** Lines for people. */
@@ -78,17 +150,25 @@ export function matchesLines(s: MatchesStatus): string[] {
       `${s.withoutGuide.length} without${s.pinnedToNone > 0 ? ` (and ${s.pinnedToNone} pinned to none)` : ''}; ` +
       `${s.review.length} scored ${s.review.length === 1 ? 'match' : 'matches'} to review`,
   ];
-  const candidates = (r: Review) =>
-    r.candidates.length === 0 ? 'none' : r.candidates.map((c) => `${c.id} ${c.score.toFixed(2)}`).join(', ');
+  const failed = new Set<string>();
   for (const r of s.withoutGuide) {
     lines.push(`NONE   ${JSON.stringify(r.name)} (${r.channel})`);
-    lines.push(`         closest: ${candidates(r)}`);
-    lines.push(`         pin it:  livetv.guideOverrides: { ${r.pin} }   (null: it has no guide)`);
+    lines.push(`         closest: ${candidateList(r.candidates)}`);
+    lines.push(`         pin it:  livetv.guideOverrides: { ${r.pin} }${pinNote(r, false)}`);
+    for (const c of r.candidates) if (c.failedGuide !== undefined) failed.add(c.failedGuide);
   }
   for (const r of s.review) {
-    lines.push(`REVIEW ${JSON.stringify(r.name)} (${r.channel}) → ${r.guide} (${r.score?.toFixed(2)})`);
-    lines.push(`         next:    ${candidates(r)}`);
-    lines.push(`         pin it:  livetv.guideOverrides: { ${r.pin} }`);
+    lines.push(
+      `REVIEW ${JSON.stringify(r.name)} (${r.channel}) → ${guideChannel(r.guide ?? '', r.guideName)} (${r.score?.toFixed(2)})`,
+    );
+    lines.push(`         next:    ${candidateList(r.candidates)}`);
+    lines.push(`         pin it:  livetv.guideOverrides: { ${r.pin} }${pinNote(r, true)}`);
+    for (const c of r.candidates) if (c.failedGuide !== undefined) failed.add(c.failedGuide);
+  }
+  for (const guide of failed) {
+    lines.push(
+      `(failed guide): guide ${guide} failed as a whole in the last import (\`marquee status\` says why): its channels are listed for review, not matched`,
+    );
   }
   return lines;
 }

@@ -40,11 +40,20 @@ export interface StreamTarget {
 
 export type HealthState = 'ok' | 'dead' | 'blocked' | 'not-media' | 'timeout';
 
+/**
+ * How a request failed to reach its server at all: its name did not resolve (`no-such-host`:
+ * the resolver answered that there is none; `lookup-failed`: it could not answer), the
+ * connection was refused, the network or host was unreachable, or no connection was made in time.
+ */
+export type NetworkFailure = 'no-such-host' | 'lookup-failed' | 'refused' | 'unreachable' | 'no-connection';
+
 /** A verdict on a stream. */
 export interface ProbeVerdict {
   readonly state: HealthState;
   /** What was seen, for people: `HTTP 404`, `an HTML page`, `MPEG-TS`, `no answer within 8 s`. */
   readonly detail: string;
+  /** Set when the request that failed reached no server (see NetworkFailure). */
+  readonly network?: NetworkFailure;
   /** The HTTP status of the answer that decided, when there was one. */
   readonly status?: number;
   /** ETag / Last-Modified of a good answer, sent back next time. */
@@ -145,7 +154,9 @@ async function read(
     allowFiles: false,
     ...(options.allowAddress ? { allowAddress: options.allowAddress } : {}),
     timeoutMs,
-    connectTimeoutMs: Math.min(timeoutMs, 10_000),
+    // A little under the check's own deadline, so a check that never connected (a lookup or a
+    // connection that hangs) says so, rather than "no answer within".
+    connectTimeoutMs: Math.max(1, Math.min(timeoutMs - 100, 10_000)),
     retries: 0,
     ...(options.hosts ? { hosts: options.hosts } : {}),
     ...(options.beforeRequest ? { beforeRequest: options.beforeRequest } : {}),
@@ -196,8 +207,9 @@ const RETRY_LATER = 429;
 /** How a request failed, as a verdict: by its HTTP status, else by what the connection did. */
 function failureVerdict(error: unknown, timeoutMs: number): ProbeOutcome {
   if (isMarqueeError(error, 'SOURCE_TIMEOUT')) {
-    const connect = error.message.includes('no connection within');
-    return { state: 'timeout', detail: connect ? 'no connection in time' : `no answer within ${seconds(timeoutMs)}` };
+    if (error.message.includes('no connection within'))
+      return { state: 'timeout', detail: 'no connection in time', network: 'no-connection' };
+    return { state: 'timeout', detail: `no answer within ${seconds(timeoutMs)}` };
   }
   if (isMarqueeError(error, 'SOURCE_FORBIDDEN')) {
     if (error.message.includes('private or local address')) {
@@ -218,8 +230,14 @@ function failureVerdict(error: unknown, timeoutMs: number): ProbeOutcome {
   const icy = icyVerdict(error);
   if (icy !== undefined) return icy;
   const code = causeCode(error);
-  if (code !== undefined)
-    return { state: code.startsWith('HPE_') ? 'not-media' : 'dead', detail: CODE_WORDS[code] ?? describeCode(code) };
+  if (code !== undefined) {
+    const network = NETWORK_CODES[code];
+    return {
+      state: code.startsWith('HPE_') ? 'not-media' : 'dead',
+      detail: CODE_WORDS[code] ?? describeCode(code),
+      ...(network ? { network } : {}),
+    };
+  }
   if (message.includes('connection lost while reading')) return { state: 'dead', detail: 'connection lost' };
   return { state: 'dead', detail: 'could not be read' };
 }
@@ -233,6 +251,19 @@ const CODE_WORDS: Readonly<Record<string, string>> = {
   ENETUNREACH: 'network unreachable',
   EPIPE: 'connection closed',
   ETIMEDOUT: 'connection timed out',
+};
+
+/** System errors by which a request reached no server. */
+const NETWORK_CODES: Readonly<Record<string, NetworkFailure>> = {
+  ENOTFOUND: 'no-such-host',
+  EAI_AGAIN: 'lookup-failed',
+  EAI_FAIL: 'lookup-failed',
+  ECONNREFUSED: 'refused',
+  EHOSTUNREACH: 'unreachable',
+  ENETUNREACH: 'unreachable',
+  ENETDOWN: 'unreachable',
+  EHOSTDOWN: 'unreachable',
+  ETIMEDOUT: 'no-connection',
 };
 
 function describeCode(code: string): string {

@@ -34,7 +34,8 @@ export function createCopyFile(path: string): CopyFile {
   // Room for a few MiB of chunks: with the default 16 KiB every chunk of a source waited for its
   // own write before the parser got it; now the writes run on libuv's threads while it parses.
   // The chunks are the source's own buffers (not copied), so this bounds memory at COPY_BUFFER.
-  const file = createWriteStream(path, { highWaterMark: COPY_BUFFER });
+  // 0600 whatever the umask: a copy holds what the source served (accounts in stream URLs).
+  const file = createWriteStream(path, { highWaterMark: COPY_BUFFER, mode: 0o600 });
   let failure: Error | undefined;
   file.on('error', (error) => {
     failure ??= error;

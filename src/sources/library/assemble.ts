@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { MarqueeError } from '../../errors.js';
+import { cutText, nameCut } from '../entry-limits.js';
 import type { SourceWarning } from '../records.js';
 import {
   LIBRARY_ITEM_FIELDS,
@@ -8,7 +9,7 @@ import {
   LibraryItemSchema,
   LibraryVideoSchema,
 } from './item.js';
-import type { LibraryReadResult, ResolvedLibraryOptions } from './options.js';
+import { type LibraryReadResult, MAX_ITEMS_SETTING, type ResolvedLibraryOptions } from './options.js';
 
 /**
  * The format-independent half of every reader: validate raw items found in a file, collect one
@@ -126,12 +127,52 @@ function keepGoodVideos(c: ItemCandidate, videos: unknown[], o: ResolvedLibraryO
   return kept;
 }
 
+/**
+ * `raw` with its names within `maxNameLength` (the item's name, its genres, its episodes'
+ * titles), each one cut with a warning naming its field: before anything matches, stores or
+ * serves them, and before the field length check, which would skip the item.
+ */
+function cutNames(c: ItemCandidate, raw: Raw, o: ResolvedLibraryOptions, out: SourceWarning[]): Raw {
+  const max = o.maxNameLength;
+  const cut = (value: unknown, path: string) => {
+    if (typeof value !== 'string' || value.length <= max) return value;
+    out.push(warning(c, path, nameCut('', value.length, max)));
+    return cutText(value, max);
+  };
+  let copy: Raw | undefined;
+  const set = (key: string, value: unknown) => {
+    copy ??= { ...raw };
+    copy[key] = value;
+  };
+  if (typeof raw.name === 'string' && raw.name.length > max) set('name', cut(raw.name, 'name'));
+  if (Array.isArray(raw.genres) && raw.genres.some((g) => typeof g === 'string' && g.length > max)) {
+    set(
+      'genres',
+      raw.genres.map((g, i) => cut(g, `genres[${i}]`)),
+    );
+  }
+  if (
+    Array.isArray(raw.videos) &&
+    raw.videos.some((e) => isObject(e) && typeof e.title === 'string' && e.title.length > max)
+  ) {
+    set(
+      'videos',
+      raw.videos.map((e, i) =>
+        isObject(e) && typeof e.title === 'string' && e.title.length > max
+          ? { ...e, title: cut(e.title, `videos[${i}].title`) }
+          : e,
+      ),
+    );
+  }
+  return copy ?? raw;
+}
+
 function readItem(c: ItemCandidate, o: ResolvedLibraryOptions, out: SourceWarning[]): LibraryItem | undefined {
   if (!isObject(c.value)) {
     out.push(warning(c, '', 'must be an object; item skipped'));
     return undefined;
   }
-  let raw: Raw = c.value;
+  let raw: Raw = cutNames(c, c.value, o, out);
   unknownFields(c, raw, LIBRARY_ITEM_FIELDS, [], out);
   let videoIndex: number[] = [];
   if (raw.type === 'series' && Array.isArray(raw.videos)) {
@@ -188,8 +229,8 @@ export function assembleLibrary(candidates: readonly ItemCandidate[], o: Resolve
   if (candidates.length > o.maxItems) {
     throw new MarqueeError(
       'SOURCE_TOO_LARGE',
-      `${o.source}: ${candidates.length} items, more than the limit of ${o.maxItems}`,
-      { details: { source: o.source, items: candidates.length, maxItems: o.maxItems } },
+      `${o.source}: ${candidates.length} items, more than the limit of ${o.maxItems} (${MAX_ITEMS_SETTING})`,
+      { details: { source: o.source, items: candidates.length, maxItems: o.maxItems, setting: MAX_ITEMS_SETTING } },
     );
   }
   const items: LibraryItem[] = [];

@@ -154,7 +154,7 @@ export async function listLibraryFolder(dir: string, options: LibraryReadOptions
   if (names.length > o.maxItems) {
     throw new MarqueeError(
       'SOURCE_TOO_LARGE',
-      `${dir}: ${names.length} item files, more than the limit of ${o.maxItems}`,
+      `${dir}: ${names.length} item files, more than the limit of ${o.maxItems} (library.maxItems)`,
       {
         details: { source: dir, items: names.length, maxItems: o.maxItems },
       },

@@ -175,4 +175,27 @@ describe('parseLibraryJson', () => {
       { line: 2, field: 'gneres', message: 'item [0] "Sintel": gneres: unknown field ignored' },
     ]);
   });
+
+  it('cuts names, genres and episode titles past maxNameLength, each with a warning naming its field', () => {
+    const series = {
+      type: 'series',
+      name: 'S'.repeat(500),
+      genres: ['Drama', 'G'.repeat(400)],
+      videos: [
+        { season: 1, episode: 1, title: 'T'.repeat(350) },
+        { season: 1, episode: 2, title: 'Fine' },
+      ],
+    };
+    const { items, warnings } = parseLibraryJson(lines(series), { source: 'lib.json' });
+    expect(items[0]).toMatchObject({ name: 'S'.repeat(300), genres: ['Drama', 'G'.repeat(300)] });
+    expect(items[0]!.videos.map((v) => v.title)).toEqual(['T'.repeat(300), 'Fine']);
+    expect(warnings.map((w) => [w.line, w.field, w.message.replace(/^item \[0\] "S+\.\.\.": /, '')])).toEqual([
+      [2, 'name', 'name: is 500 characters long; cut to 300 (sources.maxNameLength)'],
+      [2, 'genres[1]', 'genres[1]: is 400 characters long; cut to 300 (sources.maxNameLength)'],
+      [2, 'videos[0].title', 'videos[0].title: is 350 characters long; cut to 300 (sources.maxNameLength)'],
+    ]);
+    // Past maxFieldLength too: cut, not skipped.
+    const huge = parseLibraryJson(lines({ ...sintel, name: 'N'.repeat(20_000) }), { maxNameLength: 50 });
+    expect(huge.items.map((i) => i.name)).toEqual(['N'.repeat(50)]);
+  });
 });

@@ -1,4 +1,5 @@
 import { MarqueeError } from '../../errors.js';
+import { DEFAULT_ENTRY_LIMITS } from '../entry-limits.js';
 import type { SourceWarning } from '../records.js';
 import type { LibraryItem } from './item.js';
 
@@ -8,8 +9,10 @@ export interface LibraryReadOptions {
   readonly source?: string;
   /** Largest file read, in bytes (a string passed in directly: in UTF-16 code units). Default 64 MiB. */
   readonly maxFileBytes?: number;
-  /** Most items (movies and series) in one import; more fails the import. Default 100 000. */
+  /** Most items (movies and series) in one import; more fails the import (`library.maxItems`). Default 100 000. */
   readonly maxItems?: number;
+  /** Longest name, episode title or genre; a longer one is cut with a warning (`sources.maxNameLength`). Default 300. */
+  readonly maxNameLength?: number;
   /** Longest string value (a description, a URL); a longer one skips its item. Default 16 384. */
   readonly maxFieldLength?: number;
   /** CSV only: the field delimiter; detected from the header row when absent. */
@@ -26,8 +29,12 @@ export const LIBRARY_DEFAULTS = {
   source: '<library>',
   maxFileBytes: 64 * 1024 * 1024,
   maxItems: 100_000,
+  maxNameLength: DEFAULT_ENTRY_LIMITS.maxNameLength,
   maxFieldLength: 16_384,
 } as const;
+
+/** The setting of `maxItems`, as messages name it. */
+export const MAX_ITEMS_SETTING = 'library.maxItems';
 
 export type ResolvedLibraryOptions = Required<Omit<LibraryReadOptions, 'delimiter'>> &
   Pick<LibraryReadOptions, 'delimiter'>;

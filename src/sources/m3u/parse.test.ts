@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { isMarqueeError } from '../../errors.js';
 import { parseM3u } from './parse.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../../../test/fixtures/m3u/${name}`, import.meta.url), 'utf8');
@@ -150,16 +151,48 @@ describe('parseM3u edge cases', () => {
     expect(warnings.map((w) => w.line)).toEqual([1, 2]);
   });
 
-  it('skips overlong lines and stops at maxEntries, each with a warning', () => {
+  it('skips overlong lines with a warning', () => {
     const long = `#EXTINF:-1 tvg-logo="${'x'.repeat(200)}",Long`;
-    const text = `#EXTM3U\n${long}\nhttp://a\n#EXTINF:-1,B\nhttp://b\n#EXTINF:-1,C\nhttp://c\n`;
-    const { entries, warnings } = parseM3u(text, 'p.m3u', { maxLineLength: 100, maxEntries: 1 });
-    expect(entries.map((e) => e.name)).toEqual(['http://a']);
+    const text = `#EXTM3U\n${long}\nhttp://a\n#EXTINF:-1,B\nhttp://b\n`;
+    const { entries, warnings } = parseM3u(text, 'p.m3u', { maxLineLength: 100 });
+    expect(entries.map((e) => e.name)).toEqual(['http://a', 'B']);
     expect(warnings.map((w) => [w.line, w.message])).toEqual([
       [2, 'line is longer than 100 characters; skipped'],
       [3, 'URL without #EXTINF; kept with the URL as its name'],
-      [5, 'more than 1 entries; the rest of the playlist is ignored'],
     ]);
+  });
+
+  it('fails a playlist past maxEntries as soon as the entry past it is read, naming the line and the setting', () => {
+    const text = `#EXTM3U\n#EXTINF:-1,A\nhttp://a\n#EXTINF:-1,B\nhttp://b\n#EXTINF:-1,C\nhttp://c\n`;
+    expect(parseM3u(text, 'p.m3u', { maxEntries: 3 }).entries).toHaveLength(3);
+    let error: unknown;
+    try {
+      parseM3u(text, 'p.m3u', { maxEntries: 2 });
+    } catch (e) {
+      error = e;
+    }
+    expect(isMarqueeError(error, 'SOURCE_TOO_LARGE')).toBe(true);
+    expect((error as Error).message).toBe('p.m3u:7: more than 2 entries (sources.maxEntries)');
+  });
+
+  it('cuts names, tvg-names and groups past maxNameLength, with a warning naming the line', () => {
+    const name = 'N'.repeat(500);
+    const text =
+      `#EXTM3U\n#EXTINF:-1 tvg-name="${'T'.repeat(400)}" group-title="${'G'.repeat(301)}",${name}\nhttp://a\n` +
+      `#EXTGRP:${'S'.repeat(320)}\n#EXTINF:-1,Short\nhttp://b\n#EXTINF:-1,\nhttp://c/${'u'.repeat(400)}\n`;
+    const { entries, warnings } = parseM3u(text, 'p.m3u', { maxNameLength: 300 });
+    expect(entries[0]).toMatchObject({ name: 'N'.repeat(300), tvgName: 'T'.repeat(300), group: 'G'.repeat(300) });
+    expect(entries[1]).toMatchObject({ name: 'Short', group: 'S'.repeat(300) });
+    expect(entries[2]!.name).toHaveLength(300);
+    expect(warnings.map((w) => [w.line, w.message])).toEqual([
+      [2, 'name is 500 characters long; cut to 300 (sources.maxNameLength)'],
+      [2, 'tvg-name is 400 characters long; cut to 300 (sources.maxNameLength)'],
+      [2, 'group-title is 301 characters long; cut to 300 (sources.maxNameLength)'],
+      [4, '#EXTGRP is 320 characters long; cut to 300 (sources.maxNameLength)'],
+      [7, '#EXTINF has no title and no tvg-name; named by its URL'],
+    ]);
+    // The default is 300 as well.
+    expect(parseM3u(text, 'p.m3u').entries[0]!.name).toHaveLength(300);
   });
 
   it('bounds the number of listed warnings', () => {

@@ -1,7 +1,10 @@
 /**
  * Our own M3U/M3U8 playlist reader (the IPTV parsers on npm hang or cut names; see issue 3).
  * It takes the whole text (readSourceText bounds its size), never throws on bad content and
- * reports every problem as a warning with the source and the 1-based line.
+ * reports every problem as a warning with the source and the 1-based line. Its counts are bounded
+ * too (entry-limits.ts): more entries than `maxEntries` fail the playlist (SOURCE_TOO_LARGE, the
+ * setting named) as soon as the entry past it is read, and a name, tvg-name or group longer than
+ * `maxNameLength` is cut, with a warning at its line, before anything matches or stores it.
  *
  * Decisions worth knowing:
  * - A location line without `#EXTINF` is kept, named by its URL, with a warning: plain M3U
@@ -14,12 +17,15 @@
  */
 
 import { cleanName } from '../clean.js';
+import { cutText, DEFAULT_ENTRY_LIMITS, nameCut, tooManyEntries } from '../entry-limits.js';
 import type { Playlist, PlaylistEntry, PlaylistHeader, SourceWarning } from '../records.js';
 import { scanAttributes } from './attributes.js';
 
 export interface ParseM3uOptions {
-  /** Entries beyond this are dropped with one warning. Default 500,000. */
+  /** More entries than this fail the playlist (SOURCE_TOO_LARGE naming `sources.maxEntries`). Default 500,000. */
   readonly maxEntries?: number;
+  /** Names, tvg-names and groups longer than this are cut with a warning (`sources.maxNameLength`). Default 300. */
+  readonly maxNameLength?: number;
   /** Lines longer than this many characters are skipped with a warning. Default 65,536. */
   readonly maxLineLength?: number;
   /** Warnings beyond this are counted in one final warning instead of listed. Default 1,000. */
@@ -50,7 +56,8 @@ interface PendingExtinf {
  * @example parseM3u('#EXTM3U\n#EXTINF:-1 tvg-id="bbc1.uk",BBC One\nhttp://x/1.m3u8\n', 'list.m3u').entries[0].tvgId // 'bbc1.uk'
  */
 export function parseM3u(text: string, source: string, options: ParseM3uOptions = {}): Playlist {
-  const maxEntries = options.maxEntries ?? 500_000;
+  const maxEntries = options.maxEntries ?? DEFAULT_ENTRY_LIMITS.maxEntries;
+  const maxName = options.maxNameLength ?? DEFAULT_ENTRY_LIMITS.maxNameLength;
   const maxLineLength = options.maxLineLength ?? 65_536;
   const maxWarnings = options.maxWarnings ?? 1_000;
 
@@ -89,11 +96,7 @@ export function parseM3u(text: string, source: string, options: ParseM3uOptions 
     }
 
     if (line.charCodeAt(0) !== 35 /* # */) {
-      if (entries.length >= maxEntries) {
-        warn(lineNo, `more than ${maxEntries} entries; the rest of the playlist is ignored`);
-        pending = undefined;
-        break;
-      }
+      if (entries.length >= maxEntries) throw tooManyEntries(`${source}:${lineNo}`, maxEntries, 'entries');
       entries.push(buildEntry(line, lineNo));
       pending = undefined;
       opts = {};
@@ -123,7 +126,7 @@ export function parseM3u(text: string, source: string, options: ParseM3uOptions 
         opts.kodiProps[key] = value;
       }
     } else if (startsWithIgnoreCase(line, '#EXTGRP:')) {
-      const group = cleanName(line.slice(8)).trim();
+      const group = named(cleanName(line.slice(8)).trim(), '#EXTGRP', lineNo);
       stickyGroup = group === '' ? undefined : group;
     } else if (
       !sawHlsTag &&
@@ -160,14 +163,19 @@ export function parseM3u(text: string, source: string, options: ParseM3uOptions 
     if (!pending) warn(urlLine, `URL without #EXTINF; kept with the URL as its name`);
     const lineNo = pending?.line ?? urlLine;
     const attributes = pending?.attributes ?? {};
-    const entry: Mutable<PlaylistEntry> = { line: lineNo, name: cleanName(pending?.title ?? ''), url, attributes };
+    const entry: Mutable<PlaylistEntry> = {
+      line: lineNo,
+      name: named(cleanName(pending?.title ?? ''), 'name', lineNo),
+      url,
+      attributes,
+    };
 
     const tvgId = nonEmpty(attributes['tvg-id']);
-    const tvgName = nonEmpty(cleanName(attributes['tvg-name'] ?? ''));
+    const tvgName = nonEmpty(named(cleanName(attributes['tvg-name'] ?? ''), 'tvg-name', lineNo));
     if (entry.name === '') {
       if (tvgName !== undefined) entry.name = tvgName;
       else {
-        entry.name = url;
+        entry.name = cutText(url, maxName);
         if (pending) warn(lineNo, '#EXTINF has no title and no tvg-name; named by its URL');
       }
     }
@@ -175,7 +183,7 @@ export function parseM3u(text: string, source: string, options: ParseM3uOptions 
     if (tvgName !== undefined) entry.tvgName = tvgName;
     const logo = nonEmpty(attributes['tvg-logo']);
     if (logo !== undefined) entry.tvgLogo = logo;
-    const group = nonEmpty(cleanName(attributes['group-title'] ?? '')) ?? stickyGroup;
+    const group = nonEmpty(named(cleanName(attributes['group-title'] ?? ''), 'group-title', lineNo)) ?? stickyGroup;
     if (group !== undefined) entry.group = group;
 
     const chno = nonEmpty(attributes['tvg-chno']);
@@ -217,6 +225,13 @@ export function parseM3u(text: string, source: string, options: ParseM3uOptions 
     if (referrer !== undefined) entry.referrer = referrer;
     if (opts.kodiProps) entry.kodiProps = opts.kodiProps;
     return entry;
+  }
+
+  /** `text` within `maxNameLength`, with a warning at `lineNo` when it is cut. */
+  function named(text: string, what: string, lineNo: number): string {
+    if (text.length <= maxName) return text;
+    warn(lineNo, nameCut(what, text.length, maxName));
+    return cutText(text, maxName);
   }
 
   function readShift(text: string, lineNo: number): number | undefined {

@@ -3,6 +3,8 @@
  * size it controls is capped here, with defaults generous enough for the largest real guides.
  */
 import { MarqueeError } from '../../errors.js';
+import { DEFAULT_ENTRY_LIMITS, type EntryLimits } from '../entry-limits.js';
+import { Field } from './draft.js';
 
 export interface XmltvLimits {
   /** Deepest element nesting accepted (XMLTV needs 4); deeper is an error. */
@@ -17,8 +19,15 @@ export interface XmltvLimits {
    * CDATA description can reach the truncation above.
    */
   readonly maxMarkupLength: number;
+  /** Channels one guide declares; more is an error naming `sources.maxGuideChannels`. */
   readonly maxChannels: number;
   readonly maxProgrammes: number;
+  /** Longest display name; longer is cut with a warning at its line (`sources.maxNameLength`). */
+  readonly maxNameLength: number;
+  /** Longest programme title, sub-title or category; longer is cut and counted (`livetv.maxProgrammeTitleLength`). */
+  readonly maxTitleLength: number;
+  /** Longest programme description; longer is cut and counted (`livetv.maxDescriptionLength`). */
+  readonly maxDescriptionLength: number;
   /** Most titles, descriptions, categories, actors... kept per record; the rest are dropped with a warning. */
   readonly maxValuesPerList: number;
   /** Most warnings listed for one guide; the rest are counted in a final warning. */
@@ -31,8 +40,11 @@ export const DEFAULT_XMLTV_LIMITS: XmltvLimits = Object.freeze({
   maxAttributeLength: 64 * 1024,
   maxTextLength: 1024 * 1024,
   maxMarkupLength: 4 * 1024 * 1024,
-  maxChannels: 100_000,
+  maxChannels: DEFAULT_ENTRY_LIMITS.maxGuideChannels,
   maxProgrammes: 10_000_000,
+  maxNameLength: DEFAULT_ENTRY_LIMITS.maxNameLength,
+  maxTitleLength: DEFAULT_ENTRY_LIMITS.maxProgrammeTitleLength,
+  maxDescriptionLength: DEFAULT_ENTRY_LIMITS.maxDescriptionLength,
   maxValuesPerList: 100,
   maxWarnings: 1_000,
 });
@@ -50,4 +62,35 @@ export function resolveXmltvLimits(overrides: Partial<XmltvLimits> = {}): XmltvL
     }
   }
   return limits;
+}
+
+/**
+ * The reader's limits of the import's entry limits (entry-limits.ts).
+ * @example xmltvLimitsOf(entryLimits({ maxNameLength: 120 })).maxNameLength // 120
+ */
+export function xmltvLimitsOf(limits: EntryLimits): Partial<XmltvLimits> {
+  return {
+    maxChannels: limits.maxGuideChannels,
+    maxNameLength: limits.maxNameLength,
+    maxTitleLength: limits.maxProgrammeTitleLength,
+    maxDescriptionLength: limits.maxDescriptionLength,
+  };
+}
+/**
+ * The characters a field keeps: a display name, a programme's title, sub-title, category and
+ * description have limits of their own (never above maxTextLength); any other text maxTextLength.
+ */
+export function fieldLimit(limits: XmltvLimits, field: Field): number {
+  switch (field) {
+    case Field.DisplayName:
+      return Math.min(limits.maxNameLength, limits.maxTextLength);
+    case Field.Title:
+    case Field.SubTitle:
+    case Field.Category:
+      return Math.min(limits.maxTitleLength, limits.maxTextLength);
+    case Field.Desc:
+      return Math.min(limits.maxDescriptionLength, limits.maxTextLength);
+    default:
+      return limits.maxTextLength;
+  }
 }

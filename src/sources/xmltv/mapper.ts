@@ -7,9 +7,10 @@
  * side by side; the record rules (programme.ts), output (output.ts) and text (text.ts) live apart.
  */
 import { MarqueeError } from '../../errors.js';
+import { ENTRY_LIMIT_SETTINGS } from '../entry-limits.js';
 import { ChannelDraft, Field, ProgrammeDraft } from './draft.js';
 import { decodeXmlText, type EntityProblem, entityWarningKind, entityWarningMessage } from './entities.js';
-import type { XmltvLimits } from './limits.js';
+import { fieldLimit, type XmltvLimits } from './limits.js';
 import { GuideOutput } from './output.js';
 import { PlainProgrammeReader } from './plain-programme.js';
 import { ProgrammeFinisher } from './programme.js';
@@ -51,6 +52,15 @@ export interface MapperContext {
   readonly quote?: boolean;
 }
 
+/** The settings of the fields cut to limits of their own (entry-limits.ts), as messages name them. */
+const FIELD_SETTINGS: ReadonlyMap<Field, string> = new Map([
+  [Field.DisplayName, ENTRY_LIMIT_SETTINGS.maxNameLength],
+  [Field.Title, ENTRY_LIMIT_SETTINGS.maxProgrammeTitleLength],
+  [Field.SubTitle, ENTRY_LIMIT_SETTINGS.maxProgrammeTitleLength],
+  [Field.Category, ENTRY_LIMIT_SETTINGS.maxProgrammeTitleLength],
+  [Field.Desc, ENTRY_LIMIT_SETTINGS.maxDescriptionLength],
+]);
+
 export class XmltvMapper {
   readonly output: GuideOutput;
   /** Set when the input has ended: closes from then on are implied by the end of input. */
@@ -76,6 +86,7 @@ export class XmltvMapper {
   private readonly channel = new ChannelDraft();
   private readonly programme = new ProgrammeDraft();
   private listsFull = false;
+  private textsCut = 0;
 
   private field = Field.None;
   private fieldDepth = 0;
@@ -172,9 +183,37 @@ export class XmltvMapper {
   /** Text inside a kept element, as written, at absolute offset `at`; called only while `collecting`. */
   text(data: string, at: number, cdata: boolean): void {
     const cut = cdata ? this.fieldText.appendCdata(data) : this.fieldText.appendRaw(data, at);
-    if (cut) {
-      const message = `text of <${this.names[this.fieldDepth - 1]}> is longer than ${this.limits.maxTextLength} characters; truncated`;
-      this.warnings.add(this.lines.lineAt(at), message);
+    if (cut) this.said(at);
+  }
+
+  /** Programme texts cut to their limits since the last call (a count for the report). */
+  takeCut(): number {
+    const cut = this.textsCut;
+    this.textsCut = 0;
+    return cut;
+  }
+
+  /**
+   * Says that the text of the field being collected was cut at offset `at`: a display name with a
+   * warning at its line; a programme's title, sub-title, category or description counted (a guide
+   * can hold a million of them), with one warning per field the first time; any other text with
+   * a warning, as before.
+   */
+  private said(at: number): void {
+    const name = this.names[this.fieldDepth - 1];
+    const limit = this.fieldText.limit;
+    const setting = FIELD_SETTINGS.get(this.field);
+    if (this.field === Field.DisplayName) {
+      this.warnings.add(this.lines.lineAt(at), `<${name}> is longer than ${limit} characters; cut (${setting})`);
+    } else if (setting !== undefined) {
+      this.textsCut++;
+      this.warnings.once(
+        `cut:${name}`,
+        this.lines.lineAt(at),
+        `<${name}> is longer than ${limit} characters; cut (${setting}): each text cut is counted in the report, this one is said once`,
+      );
+    } else {
+      this.warnings.add(this.lines.lineAt(at), `text of <${name}> is longer than ${limit} characters; truncated`);
     }
   }
 
@@ -347,7 +386,7 @@ export class XmltvMapper {
     this.collecting = true;
     this.fieldDepth = depth;
     this.attributes = attributes;
-    this.fieldText.begin();
+    this.fieldText.begin(fieldLimit(this.limits, field));
     this.lang = undefined;
     this.system = undefined;
   }

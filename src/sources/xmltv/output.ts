@@ -2,6 +2,7 @@
  * The records of one guide on their way out: batched until the reader yields, counted against
  * the limits, channel ids kept unique (the first declaration wins, as in the guide merge).
  */
+import { ENTRY_LIMIT_SETTINGS } from '../entry-limits.js';
 import type { GuideChannel, Programme } from '../records.js';
 import type { ChannelDraft } from './draft.js';
 import type { XmltvLimits } from './limits.js';
@@ -32,7 +33,7 @@ export class GuideOutput {
     } else if (this.channelIds.has(id)) {
       this.warnings.add(draft.line, `channel "${id.slice(0, 60)}" is declared again; the first declaration is kept`);
     } else if (this.channelIds.size >= this.limits.maxChannels) {
-      throw this.tooMany(`more than ${this.limits.maxChannels} channels`);
+      throw this.tooMany(`more than ${this.limits.maxChannels} channels (${ENTRY_LIMIT_SETTINGS.maxGuideChannels})`);
     } else {
       this.channelIds.add(id);
       this.channels.push({ id, displayNames: draft.displayNames, icon: draft.icon, url: draft.url });

@@ -19,7 +19,7 @@
  */
 import { Field, type ProgrammeDraft } from './draft.js';
 import { decodeXmlText, type EntityReport } from './entities.js';
-import type { XmltvLimits } from './limits.js';
+import { fieldLimit, type XmltvLimits } from './limits.js';
 import { BANG, DQ, EQ, GT, isEndOfTagSection, isWhitespace, QUESTION, SLASH, SQ } from './xml-tokenizer.js';
 
 // What `nextAttribute` found.
@@ -193,7 +193,7 @@ export class PlainProgrammeReader {
     system: string | undefined,
     draft: ProgrammeDraft,
   ): boolean {
-    if (end - start > this.limits.maxTextLength) return false; // truncated with a warning there
+    if (end - start > fieldLimit(this.limits, field)) return false; // cut (and said) there
     const text = decodeXmlText(buffer.slice(start, end), this.flag).trim();
     if (!this.kept) return false;
     return text === '' || draft.add(field, text, lang, system, this.limits.maxValuesPerList);

@@ -137,11 +137,11 @@ describe('size and depth limits', () => {
   });
 
   it('truncates a text longer than maxTextLength, with a warning, and keeps the record', async () => {
-    const doc = `<tv>\n${programme(`<title>Long</title>\n<desc>${'d'.repeat(5000)}</desc>`)}</tv>`;
+    const doc = `<tv>\n${programme(`<title>Long</title>\n<credits><actor>${'d'.repeat(5000)}</actor></credits>`)}</tv>`;
     const { programmes, warnings } = await collect([doc], { source: 't.xml', limits: { maxTextLength: 1000 } });
-    expect(programmes[0]?.descriptions[0]?.text).toBe('d'.repeat(1000));
+    expect(programmes[0]?.actors[0]).toBe('d'.repeat(1000));
     expect(warnings).toEqual([
-      { source: 't.xml', line: 3, message: 'text of <desc> is longer than 1000 characters; truncated' },
+      { source: 't.xml', line: 3, message: 'text of <actor> is longer than 1000 characters; truncated' },
     ]);
   });
 
@@ -169,7 +169,7 @@ describe('size and depth limits', () => {
       collect([`<tv>${channels}</tv>`], { source: 'c.xml', limits: { maxChannels: 3 } }),
     );
     expect(isMarqueeError(tooManyChannels, 'SOURCE_TOO_LARGE')).toBe(true);
-    expect(tooManyChannels.message).toBe('c.xml:4: more than 3 channels');
+    expect(tooManyChannels.message).toBe('c.xml:4: more than 3 channels (sources.maxGuideChannels)');
   });
 
   it('refuses nonsensical limits and shifts as settings errors', async () => {

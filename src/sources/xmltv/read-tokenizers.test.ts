@@ -4,8 +4,10 @@
  * fixtures, the public guides of the shared corpus, and generated guides cut into random chunks.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { realWorldFiles } from '../../../test/helpers/corpus.js';
 import type { XmltvLimits } from './limits.js';
 import { chooseTokenizer, type ReadXmltvOptions } from './read.js';
 import { readOutcome } from './testing.js';
@@ -37,10 +39,10 @@ function split(bytes: Uint8Array, size: number): Uint8Array[] {
 }
 
 const fixtures = new URL('../../../test/fixtures/xmltv/', import.meta.url);
-const CORPUS = '/work/shared/corpus/guides/';
 const files: Array<[string, Uint8Array]> = [
   ...readdirSync(fixtures).map((name): [string, Uint8Array] => [name, readFileSync(new URL(name, fixtures))]),
-  ...readdirSync(CORPUS).map((name): [string, Uint8Array] => [`corpus ${name}`, readFileSync(CORPUS + name)]),
+  // Real guides: the vendored excerpts, and every public guide of the corpus with MARQUEE_CORPUS.
+  ...realWorldFiles('guides').map((path): [string, Uint8Array] => [`real ${basename(path)}`, readFileSync(path)]),
 ];
 
 /** Small limits, so generated guides reach every one of them. */

@@ -21,6 +21,8 @@ export interface XmltvBatch {
   readonly channels: GuideChannel[];
   readonly programmes: Programme[];
   readonly warnings: SourceWarning[];
+  /** Programme texts (titles, sub-titles, categories, descriptions) cut to their limits, when any. */
+  readonly textsCut?: number;
 }
 
 export interface ReadXmltvOptions {
@@ -158,7 +160,10 @@ function* textPieces(decoder: ChunkDecoder, chunk: Uint8Array | string): Generat
 }
 
 function takeBatch(mapper: XmltvMapper, warnings: WarningSink): XmltvBatch | undefined {
-  if (!mapper.output.pending() && !warnings.pending()) return undefined;
+  const cut = mapper.takeCut();
+  if (!mapper.output.pending() && !warnings.pending() && cut === 0) return undefined;
   const { channels, programmes } = mapper.output.take();
-  return { channels, programmes, warnings: warnings.take() };
+  return cut === 0
+    ? { channels, programmes, warnings: warnings.take() }
+    : { channels, programmes, warnings: warnings.take(), textsCut: cut };
 }

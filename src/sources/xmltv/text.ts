@@ -1,7 +1,8 @@
 /**
  * The text of one element being collected. Raw text arrives in pieces cut anywhere (an entity may
  * straddle two chunks), so it is decoded when a run of raw text ends: at CDATA, at nested markup,
- * at the end tag. CDATA is appended as is. The total is bounded by maxTextLength.
+ * at the end tag. CDATA is appended as is. The total is bounded by the limit of the field it is
+ * collected for (`begin`): maxTextLength, or a name's or programme text's own.
  */
 import { decodeXmlText, type EntityProblem, type EntityReport } from './entities.js';
 
@@ -12,13 +13,16 @@ export class FieldText {
   private rawStart = 0;
   private cut = false;
   private readonly report: EntityReport;
+  /** The limit of the field being collected. */
+  private maxLength: number;
 
   constructor(
-    private readonly maxLength: number,
+    private readonly defaultMax: number,
     /** Called for each reference kept as written, with its absolute offset. */
     onEntity: (problem: EntityProblem, name: string, position: number) => void,
   ) {
     this.report = (problem, name, offset) => onEntity(problem, name, this.rawStart + offset);
+    this.maxLength = defaultMax;
   }
 
   /** Where the undecoded text held starts (the document must be kept from there), else Infinity. */
@@ -26,10 +30,17 @@ export class FieldText {
     return this.raw === '' ? Number.POSITIVE_INFINITY : this.rawStart;
   }
 
-  begin(): void {
+  /** Starts collecting a field of at most `max` characters (default maxTextLength). */
+  begin(max = this.defaultMax): void {
     this.text = '';
     this.raw = '';
     this.cut = false;
+    this.maxLength = Math.min(max, this.defaultMax);
+  }
+
+  /** The limit of the field being collected. */
+  get limit(): number {
+    return this.maxLength;
   }
 
   /** Appends undecoded text found at absolute position `at`; true when this is the piece that hit the limit. */
@@ -63,9 +74,12 @@ export class FieldText {
     return text;
   }
 
+  /** Cuts the text once decoded is past the limit (references make raw text longer than what it says). */
   private truncate(): boolean {
     this.flush();
-    this.text = this.text.slice(0, this.maxLength);
+    if (this.text.length <= this.maxLength) return false;
+    const code = this.text.charCodeAt(this.maxLength - 1);
+    this.text = this.text.slice(0, code >= 0xd800 && code <= 0xdbff ? this.maxLength - 1 : this.maxLength);
     this.cut = true;
     return true;
   }

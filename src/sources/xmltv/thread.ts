@@ -175,6 +175,7 @@ interface WireBatch {
   readonly channels: GuideChannel[];
   readonly programmes: ProgrammeWire;
   readonly warnings: SourceWarning[];
+  readonly textsCut: number;
 }
 
 /**
@@ -265,7 +266,10 @@ async function* parseInThread(
       undecoded?.onBytes?.(message.bytes);
       const batch = message.batch;
       if (batch !== null) {
-        yield { channels: batch.channels, programmes: decodeProgrammes(batch.programmes), warnings: batch.warnings };
+        const programmes = decodeProgrammes(batch.programmes);
+        yield batch.textsCut === 0
+          ? { channels: batch.channels, programmes, warnings: batch.warnings }
+          : { channels: batch.channels, programmes, warnings: batch.warnings, textsCut: batch.textsCut };
       }
     }
   } finally {
@@ -304,6 +308,7 @@ function readJob(port: NonNullable<typeof parentPort>, job: Job): void {
   const encoder = new ProgrammeEncoder();
   let channels: GuideChannel[] = [];
   let warnings: SourceWarning[] = [];
+  let textsCut = 0;
   let taken = 0;
   let bytes = 0;
   const post = () => {
@@ -311,13 +316,14 @@ function readJob(port: NonNullable<typeof parentPort>, job: Job): void {
     const parsed = bytes;
     taken = 0;
     bytes = 0;
-    if (encoder.size === 0 && channels.length === 0 && warnings.length === 0) {
+    if (encoder.size === 0 && channels.length === 0 && warnings.length === 0 && textsCut === 0) {
       port.postMessage({ batch: null, consumed, bytes: parsed } satisfies FromThread);
       return;
     }
-    const batch: WireBatch = { channels, programmes: encoder.take(), warnings };
+    const batch: WireBatch = { channels, programmes: encoder.take(), warnings, textsCut };
     channels = [];
     warnings = [];
+    textsCut = 0;
     port.postMessage({ batch, consumed, bytes: parsed } satisfies FromThread);
   };
   async function* received(): AsyncGenerator<Buffer> {
@@ -365,6 +371,7 @@ function readJob(port: NonNullable<typeof parentPort>, job: Job): void {
       for await (const batch of readXmltv(input(), job.options)) {
         for (const c of batch.channels) channels.push(c);
         for (const w of batch.warnings) warnings.push(w);
+        textsCut += batch.textsCut ?? 0;
         encoder.add(batch.programmes);
       }
       post();

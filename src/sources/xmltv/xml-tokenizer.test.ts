@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import fc from 'fast-check';
 import { Tokenizer } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
+import { realWorldFiles } from '../../../test/helpers/corpus.js';
 import { createFastTokenizer } from './fast-tokenizer.js';
 import { type XmlTokenCallbacks, XmlTokenizer } from './xml-tokenizer.js';
 
@@ -70,7 +72,8 @@ function expectSame(chunks: readonly string[]): void {
 }
 
 const fixtures = new URL('../../../test/fixtures/xmltv/', import.meta.url);
-const CORPUS = '/work/shared/corpus/guides/';
+/** Real guides: the vendored excerpts, and every public guide of the corpus with MARQUEE_CORPUS. */
+const REAL = realWorldFiles('guides');
 
 /** Every construct of the tokenizer, and its recovery from broken markup. */
 const HANDWRITTEN: Array<[string, string]> = [
@@ -121,7 +124,7 @@ const HANDWRITTEN: Array<[string, string]> = [
 
 const documents: Array<[string, string]> = [
   ...readdirSync(fixtures).map((name): [string, string] => [name, readFileSync(new URL(name, fixtures), 'latin1')]),
-  ...readdirSync(CORPUS).map((name): [string, string] => [`corpus ${name}`, readFileSync(CORPUS + name, 'utf8')]),
+  ...REAL.map((path): [string, string] => [`real ${basename(path)}`, readFileSync(path, 'utf8')]),
   ...HANDWRITTEN,
 ];
 
@@ -235,7 +238,7 @@ describe('XmlTokenizer', () => {
   });
 
   it('equals htmlparser2 on the corpus guides cut at random places', () => {
-    const guides = readdirSync(CORPUS).map((name) => readFileSync(CORPUS + name, 'utf8'));
+    const guides = REAL.map((path) => readFileSync(path, 'utf8'));
     fc.assert(
       fc.property(fc.constantFrom(...guides), fc.array(fc.nat(), { maxLength: 40 }), (text, positions) =>
         expectSame(cut(text, positions)),

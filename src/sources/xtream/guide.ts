@@ -17,9 +17,15 @@ import { shortEpgXmltv } from './short-epg.js';
 /** Bytes looked at before deciding the answer is XML. */
 const PEEK = 512;
 
-/** What the guide needs of the account's live streams (known once they were read, or read from their copy). */
+/**
+ * What the guide needs of the account's live streams (known once they were read, or read from
+ * their copy): the first stream of each of the first channels `get_short_epg` is asked for (at
+ * most MAX_SHORT_EPG_CHANNELS), and how many channels there are in all.
+ */
 export interface GuideChannels {
   readonly streams: readonly LiveStream[];
+  /** Distinct guide channels (EPG ids, else streams) in all; default the streams' own. */
+  readonly channels?: number;
   readonly timezone?: string;
 }
 
@@ -87,7 +93,7 @@ export async function openXtreamGuide(
     );
   }
   warn({ source: label, message: `xmltv.php ${why}; the guide comes from get_short_epg per channel instead` });
-  const body = shortEpgXmltv(client, live.streams, live.timezone, warn);
+  const body = shortEpgXmltv(client, live.streams, live.timezone, warn, live.channels);
   return streamOf(
     `${label} get_short_epg`,
     [],

@@ -5,6 +5,9 @@
 import { streamUrl, type XtreamAccount } from './account.js';
 import { date, extension, firstUrl, httpUrl, id, list, longText, names, num, obj, str } from './values.js';
 
+/** Characters of a name kept here; the library reader cuts it to `sources.maxNameLength`, with a warning. */
+const MAX_NAME = 4_096;
+
 /** Containers a browser plays itself; others go through the client's streaming server. */
 const WEB_READY = new Set(['mp4', 'm3u8', 'webm']);
 
@@ -34,7 +37,8 @@ function common(
   const cast = names(get('cast', 'actors'));
   const director = names(get('director'));
   return {
-    name: str(info?.name, 300) ?? str(entry.name, 300)!,
+    // Cut to the library's name limit, with a warning, by the library reader (sources.maxNameLength).
+    name: str(info?.name, MAX_NAME) ?? str(entry.name, MAX_NAME)!,
     ...(poster !== undefined ? { poster } : {}),
     ...(background !== undefined ? { background } : {}),
     ...(description !== undefined ? { description } : {}),
@@ -91,7 +95,7 @@ export function seriesItem(
       const season = num(e.season) ?? num(seasonKey) ?? 1;
       const episode = num(e.episode_num) ?? seen.size;
       const einfo = obj(e.info);
-      const title = str(e.title, 300);
+      const title = str(e.title, MAX_NAME);
       const released = date(einfo?.releasedate ?? einfo?.air_date);
       const overview = longText(einfo?.plot);
       const thumbnail = httpUrl(einfo?.movie_image);

@@ -3,6 +3,7 @@
  * JSON in TextBlocks), and the detail answer of each title, called a few at once.
  */
 import { MarqueeError } from '../../errors.js';
+import { tooManyEntries } from '../entry-limits.js';
 import { TextBlocks } from './blocks.js';
 import type { XtreamClient } from './client.js';
 import type { LibraryParts } from './library.js';
@@ -58,13 +59,15 @@ export function categoryOf(entry: ListEntry, categories: Record<string, string>)
 
 /**
  * A list answer's objects with a usable id and name (only the fields items are made of),
- * duplicates dropped (each with a warning); more than MAX_LIST_TITLES fails the read.
+ * duplicates dropped (each with a warning); more than `maxItems` (`library.maxItems`) fails the
+ * read as soon as the title past it arrives.
  */
 export async function readList(
   client: XtreamClient,
   action: string,
   key: string,
   warnings: string[],
+  maxItems = MAX_LIST_TITLES,
 ): Promise<ListEntry[]> {
   const out: ListEntry[] = [];
   const blocks = new TextBlocks();
@@ -87,11 +90,8 @@ export async function readList(
       odd.add('duplicate', `${action}[${at}]: ${key} ${itemId} is listed twice; the second is skipped`);
       continue;
     }
-    if (seen.size >= MAX_LIST_TITLES) {
-      throw new MarqueeError(
-        'SOURCE_TOO_LARGE',
-        `${client.account.label}: ${action}: more than ${MAX_LIST_TITLES} titles`,
-      );
+    if (seen.size >= maxItems) {
+      throw tooManyEntries(`${client.account.label}: ${action}`, maxItems, 'titles', { setting: 'library.maxItems' });
     }
     seen.add(itemId);
     const kept: Record<string, unknown> = {};

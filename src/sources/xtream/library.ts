@@ -23,6 +23,8 @@ export interface LibraryParts extends CategoryFilter {
   readonly maxDetails?: number;
   /** Detail calls at once. Default 8. */
   readonly concurrency?: number;
+  /** Titles of one list read at most (`library.maxItems`); more fails the read. Default 100,000. */
+  readonly maxItems?: number;
 }
 
 export interface LibraryText {
@@ -45,7 +47,7 @@ export async function readLibrary(client: XtreamClient, parts: LibraryParts): Pr
   let series = 0;
   if (parts.movies !== false) {
     const categories = await readCategories(client, 'get_vod_categories', warnings);
-    const listed = await readList(client, 'get_vod_streams', 'stream_id', warnings);
+    const listed = await readList(client, 'get_vod_streams', 'stream_id', warnings, parts.maxItems);
     const kept = listed.filter((m) => keepsCategory(parts, categoryOf(m, categories)));
     const details = await detailsOf(client, kept, 'get_vod_info', 'vod_id', parts, warnings);
     for (const [index, m] of kept.entries()) {
@@ -55,7 +57,7 @@ export async function readLibrary(client: XtreamClient, parts: LibraryParts): Pr
   }
   if (parts.series !== false) {
     const categories = await readCategories(client, 'get_series_categories', warnings);
-    const listed = await readList(client, 'get_series', 'series_id', warnings);
+    const listed = await readList(client, 'get_series', 'series_id', warnings, parts.maxItems);
     const kept = listed.filter((s) => keepsCategory(parts, categoryOf(s, categories)));
     const details = await detailsOf(client, kept, 'get_series_info', 'series_id', parts, warnings);
     for (const [index, s] of kept.entries()) {

@@ -4,13 +4,15 @@
  * treats an account like a playlist: grouping, ids, guide matching on `epg_channel_id`, backup
  * streams and the per-source last-good rule all apply unchanged.
  */
-import { MarqueeError } from '../../errors.js';
+import { cutText, DEFAULT_ENTRY_LIMITS, type EntryLimits, nameCut, tooManyEntries } from '../entry-limits.js';
 import type { Playlist, PlaylistEntry, SourceWarning } from '../records.js';
 import { streamUrl, type XtreamAccount } from './account.js';
 import type { XtreamServer } from './auth.js';
 import { TextBlocks } from './blocks.js';
 import type { XtreamClient } from './client.js';
+import type { GuideChannels } from './guide.js';
 import type { JsonRoot } from './json-stream.js';
+import { MAX_SHORT_EPG_CHANNELS } from './short-epg.js';
 import { httpUrl, id, list, num, obj, str } from './values.js';
 
 /** One live stream as kept in the snapshot (short keys: 50,000 of them make the copy). */
@@ -44,20 +46,31 @@ export interface LiveSnapshot {
 
 /** At most this many warnings of one kind are listed; the rest are counted in one line. */
 const LISTED = 20;
-/** Live streams kept at most: as many as a playlist's entries (m3u's maxEntries). */
-export const MAX_LIVE_STREAMS = 500_000;
+/** Characters of an EPG channel id kept (an id, never shown: not a name). */
+const MAX_EPG_ID = 200;
+
+/** The limits of an account's live streams (entry-limits.ts): entries, and the length of names. */
+export type LiveLimits = Pick<EntryLimits, 'maxEntries' | 'maxNameLength'>;
 
 /**
  * Reads the categories and live streams of the account, as the text of its snapshot (LiveSnapshot
  * as JSON: what the import parses and keeps as the source's copy). Each stream is written out
  * compact as soon as it is read, into byte blocks off the JS heap: what one import holds while
  * the list arrives is about a third of the list's bytes, whatever its shape, and the list itself
- * stops at its cap (limitsFor 'api-list') or at MAX_LIVE_STREAMS.
+ * stops at its cap (limitsFor 'api-list') or once its streams make more than `maxEntries` entries
+ * (each stream is one entry per output format, as the playlist made of it has), before the
+ * entries past it are kept. Names longer than `maxNameLength` are cut, with a warning.
  * @example const text = await readLive(client, await checkAccount(client))
  */
-export async function readLive(client: XtreamClient, server: XtreamServer): Promise<string> {
+export async function readLive(
+  client: XtreamClient,
+  server: XtreamServer,
+  limits: LiveLimits = DEFAULT_ENTRY_LIMITS,
+): Promise<string> {
   const warnings: string[] = [];
-  let categories = await readCategories(client, 'get_live_categories', warnings);
+  const formats = Math.max(1, server.liveFormats.length);
+  const maxStreams = Math.floor(limits.maxEntries / formats);
+  let categories = await readCategories(client, 'get_live_categories', warnings, limits.maxNameLength);
   const streams = new TextBlocks();
   const seen = new Set<string>();
   /** Streams per category id, to tell how many name a category the panel does not list. */
@@ -69,7 +82,7 @@ export async function readLive(client: XtreamClient, server: XtreamServer): Prom
     const at = index++;
     const s = obj(element);
     const streamId = id(s?.stream_id);
-    const name = str(s?.name, 300);
+    let name = str(s?.name, Number.POSITIVE_INFINITY);
     if (s === undefined || streamId === undefined || name === undefined) {
       odd.add(
         'incomplete',
@@ -81,14 +94,17 @@ export async function readLive(client: XtreamClient, server: XtreamServer): Prom
       odd.add('duplicate', `get_live_streams[${at}]: stream_id ${streamId} is listed twice; the second is skipped`);
       continue;
     }
-    if (seen.size >= MAX_LIVE_STREAMS) {
-      throw new MarqueeError(
-        'SOURCE_TOO_LARGE',
-        `${client.account.label}: get_live_streams: more than ${MAX_LIVE_STREAMS} live streams`,
-      );
+    if (seen.size >= maxStreams) {
+      throw tooManyEntries(`${client.account.label}: get_live_streams`, limits.maxEntries, 'entries', {
+        note: `${maxStreams + 1} live streams read, each an entry per output format (${formats})`,
+      });
     }
     seen.add(streamId);
-    const epg = str(s.epg_channel_id, 200);
+    if (name.length > limits.maxNameLength) {
+      odd.add('long-name', `get_live_streams[${at}]: ${nameCut('name', name.length, limits.maxNameLength)}`);
+      name = cutText(name, limits.maxNameLength);
+    }
+    const epg = str(s.epg_channel_id, MAX_EPG_ID);
     const logo = httpUrl(s.stream_icon);
     const category = id(s.category_id);
     const number = num(s.num);
@@ -109,7 +125,7 @@ export async function readLive(client: XtreamClient, server: XtreamServer): Prom
   // Categories can change between two calls: one unknown id, and they are asked once more.
   const unknown = () => [...perCategory.keys()].filter((c) => categories[c] === undefined);
   if (unknown().length > 0) {
-    const again = await readCategories(client, 'get_live_categories', []).catch(() => ({}));
+    const again = await readCategories(client, 'get_live_categories', [], limits.maxNameLength).catch(() => ({}));
     categories = { ...categories, ...again };
     const still = unknown();
     if (still.length > 0) {
@@ -130,11 +146,15 @@ export async function readLive(client: XtreamClient, server: XtreamServer): Prom
   return streams.joined(`${head.slice(0, -1)},"streams":[`, `],"warnings":${JSON.stringify(warnings)}}`);
 }
 
-/** Category id → name of one `get_*_categories` answer; a broken answer is a warning, not a failure. */
+/**
+ * Category id → name of one `get_*_categories` answer; a broken answer is a warning, not a
+ * failure. A name longer than `maxName` is cut, with a warning.
+ */
 export async function readCategories(
   client: XtreamClient,
   action: string,
   warnings: string[],
+  maxName: number = DEFAULT_ENTRY_LIMITS.maxNameLength,
 ): Promise<Record<string, string>> {
   let answer: unknown;
   try {
@@ -148,12 +168,17 @@ export async function readCategories(
     return {};
   }
   const categories: Record<string, string> = {};
+  let cut = 0;
   for (const element of list(answer)) {
     const c = obj(element);
     const key = id(c?.category_id);
-    const name = str(c?.category_name, 200);
-    if (key !== undefined && name !== undefined && categories[key] === undefined) categories[key] = name;
+    const name = str(c?.category_name, Number.POSITIVE_INFINITY);
+    if (key === undefined || name === undefined || categories[key] !== undefined) continue;
+    if (name.length > maxName && cut++ < LISTED)
+      warnings.push(`${action}: category ${key}: ${nameCut('its name', name.length, maxName)}`);
+    categories[key] = cutText(name, maxName);
   }
+  if (cut > LISTED) warnings.push(`${cut - LISTED} more category names cut like the above`);
   return categories;
 }
 
@@ -169,10 +194,17 @@ export function keepsCategory(filter: CategoryFilter, name: string | undefined):
   return !filter.excludeCategories?.includes(name ?? '');
 }
 
+/** The attributes of every entry of an account (a playlist's EXTINF attributes): none, one object for all. */
+const NO_ATTRIBUTES: Readonly<Record<string, string>> = Object.freeze({});
+
 /**
  * The playlist of a live snapshot's text: one entry per stream and allowed output format (HLS
  * first), `epg_channel_id` as tvg-id, the category as group, catch-up as playlist catch-up
- * attributes (`catchup="default"` with the panel's `/timeshift/` URL as `catchup-source`).
+ * attributes (`catchup="default"` with the panel's `/timeshift/` URL as `catchup-source`). With
+ * it, what the account's guide needs of its channels if `xmltv.php` fails: the first channels
+ * `get_short_epg` would be asked for, not every stream (a snapshot's streams are not kept past
+ * this call: 300,000 of them were held through the whole import). Its streams were counted as
+ * they were read (readLive), and a last good copy is taken whole, as a playlist's copy is.
  * @example const { playlist } = livePlaylist(text, account, {}, 'xtream me…@tv.example')
  */
 export function livePlaylist(
@@ -180,15 +212,20 @@ export function livePlaylist(
   account: XtreamAccount,
   filter: CategoryFilter,
   label: string,
-): { playlist: Playlist; snapshot: LiveSnapshot } {
+): { playlist: Playlist; guide: GuideChannels } {
   const snapshot = parseSnapshot(text, label);
   const warnings: SourceWarning[] = snapshot.warnings.map((message) => ({ source: label, message }));
   const entries: PlaylistEntry[] = [];
+  const guideStreams = new Map<string, LiveStream>();
+  const guideKeys = new Set<string>();
   let line = 0;
   for (const s of snapshot.streams) {
     line++;
     const group = s.c !== undefined ? snapshot.categories[s.c] : undefined;
     if (!keepsCategory(filter, group)) continue;
+    const guideKey = s.e ?? `xc-${s.i}`;
+    guideKeys.add(guideKey);
+    if (guideStreams.size < MAX_SHORT_EPG_CHANNELS && !guideStreams.has(guideKey)) guideStreams.set(guideKey, s);
     // Catch-up in the playlist's own terms (docs/catchup.md): the panel's timeshift URL, its
     // archive days, and its time zone, in which the panel reads the start.
     const catchup =
@@ -210,11 +247,16 @@ export function livePlaylist(
         ...(group !== undefined ? { group } : {}),
         ...(s.h !== undefined ? { channelNumber: s.h } : {}),
         ...(catchup !== undefined ? { catchup } : {}),
-        attributes: {},
+        attributes: NO_ATTRIBUTES,
       });
     }
   }
-  return { playlist: { header: { guideUrls: [], attributes: {} }, entries, warnings }, snapshot };
+  const guide: GuideChannels = {
+    streams: [...guideStreams.values()],
+    channels: guideKeys.size,
+    ...(snapshot.timezone !== undefined ? { timezone: snapshot.timezone } : {}),
+  };
+  return { playlist: { header: { guideUrls: [], attributes: {} }, entries, warnings }, guide };
 }
 
 /**

@@ -26,6 +26,8 @@ export async function* shortEpgXmltv(
   streams: readonly LiveStream[],
   timezone: string | undefined,
   warn: (warning: SourceWarning) => void,
+  /** Distinct channels in all, when `streams` are only the first ones. */
+  total?: number,
 ): AsyncGenerator<Buffer> {
   const label = client.account.label;
   const channels = new Map<string, LiveStream>();
@@ -34,10 +36,11 @@ export async function* shortEpgXmltv(
     if (!channels.has(key)) channels.set(key, s);
   }
   const asked = [...channels.entries()].slice(0, MAX_SHORT_EPG_CHANNELS);
-  if (asked.length < channels.size) {
+  const all = Math.max(total ?? 0, channels.size);
+  if (asked.length < all) {
     warn({
       source: label,
-      message: `get_short_epg: ${channels.size - asked.length} channels past the first ${MAX_SHORT_EPG_CHANNELS} get no guide from this fallback`,
+      message: `get_short_epg: ${all - asked.length} channels past the first ${MAX_SHORT_EPG_CHANNELS} get no guide from this fallback`,
     });
   }
   let head = '<?xml version="1.0" encoding="UTF-8"?>\n<tv generator-info-name="Marquee from Xtream get_short_epg">\n';

@@ -4,13 +4,14 @@
  * `xmltv.php` as a guide source, and its movies and series as a library source (read → library
  * JSON text). The account is checked once per import, whichever part reads first.
  */
+import { type EntryLimits, entryLimits } from '../entry-limits.js';
 import type { SourceOptions, SourceStream } from '../input/index.js';
 import type { Playlist, SourceWarning } from '../records.js';
 import { apiUrl, parseXtreamAccount, type XtreamAccount, type XtreamCredentials } from './account.js';
 import { checkAccount, type XtreamServer } from './auth.js';
 import { createXtreamClient } from './client.js';
 import { type GuideChannels, openXtreamGuide } from './guide.js';
-import { type LibraryParts, readLibrary } from './library.js';
+import { type LibraryParts, MAX_LIST_TITLES, readLibrary } from './library.js';
 import { type CategoryFilter, livePlaylist, readLive } from './live.js';
 
 /** One account as the settings give it (`xtream: [{ url, ... }]`). */
@@ -62,13 +63,25 @@ export interface XtreamSource {
   readonly library?: XtreamLibraryReader;
 }
 
+/** The counts and lengths an account's lists are read with (entry-limits.ts, and the library's items). */
+export interface XtreamLimits extends Partial<EntryLimits> {
+  /** Titles of one movie or series list (`library.maxItems`); default 100,000. */
+  readonly maxItems?: number;
+}
+
 /**
  * The sources of one account. `options` are the read limits (`allowPrivateAddresses` is set: the
- * operator configured the account); the live read takes the import's own.
+ * operator configured the account); the live read takes the import's own. `limits` bound the
+ * counts and lengths of its lists.
  * @example const { live, library } = xtreamSource({ url: 'http://me:pw@tv.example:8080' }, { timeoutMs: 60_000 })
  */
-export function xtreamSource(settings: XtreamSettings, options: SourceOptions = {}): XtreamSource {
+export function xtreamSource(
+  settings: XtreamSettings,
+  options: SourceOptions = {},
+  limits: XtreamLimits = {},
+): XtreamSource {
   const account = parseXtreamAccount(settings.url, settings);
+  const entry = entryLimits(limits);
   const base: SourceOptions = {
     ...options,
     allowPrivateAddresses: true,
@@ -89,15 +102,11 @@ export function xtreamSource(settings: XtreamSettings, options: SourceOptions = 
           async read(opts) {
             const read = { ...base, ...opts, allowPrivateAddresses: true };
             const client = createXtreamClient(account, read);
-            return readLive(client, await server(read));
+            return readLive(client, await server(read), entry);
           },
           parse(text) {
-            const { playlist, snapshot } = livePlaylist(text, account, settings, account.label);
-            const kept = new Set(playlist.entries.map((e) => e.line));
-            channels = {
-              streams: snapshot.streams.filter((_, i) => kept.has(i + 1)),
-              ...(snapshot.timezone !== undefined ? { timezone: snapshot.timezone } : {}),
-            };
+            const { playlist, guide } = livePlaylist(text, account, settings, account.label);
+            channels = guide;
             return playlist;
           },
           guides: [
@@ -114,6 +123,7 @@ export function xtreamSource(settings: XtreamSettings, options: SourceOptions = 
           ],
         };
   const parts: LibraryParts = {
+    maxItems: limits.maxItems ?? MAX_LIST_TITLES,
     ...(settings.movies !== undefined ? { movies: settings.movies } : {}),
     ...(settings.series !== undefined ? { series: settings.series } : {}),
     ...(settings.includeCategories ? { includeCategories: settings.includeCategories } : {}),

@@ -58,6 +58,7 @@ export function writeChannelRows(
       recordJson(s.kodiProps),
       s.source ? clip(s.source, LIMITS.name) : null,
       s.origin ? clip(s.origin, LIMITS.key) : null,
+      Number.isSafeInteger(s.line) ? s.line! : null,
     );
   });
   return channel.streams.length;

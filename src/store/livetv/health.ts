@@ -74,6 +74,10 @@ export interface HealthChangeRow extends HealthChange {
   readonly channelName: string;
   readonly streamName?: string;
   readonly origin?: string;
+  /** The source the stream came from, as its state names it (the location, credentials redacted). */
+  readonly source?: string;
+  /** The line of the stream's entry in that source. */
+  readonly line?: number;
 }
 
 const STATES = new Set<string>(['ok', 'dead', 'blocked', 'not-media', 'timeout']);
@@ -127,8 +131,10 @@ export function healthReads(db: Connection) {
   const changes = db
     .prepare(
       // The bare columns come from the row of min(c.sort): the stream's first channel in catalog order.
-      `SELECT h.url, h.previous_state, h.state, h.detail, h.changed_at, c.id, c.name, s.name, s.origin, min(c.sort)
+      `SELECT h.url, h.previous_state, h.state, h.detail, h.changed_at, c.id, c.name, s.name, s.origin, min(c.sort),
+         ss.label, s.line
        FROM stream_health h JOIN streams s ON s.url = h.url JOIN channels c ON c.rid = s.channel_rid
+         LEFT JOIN source_states ss ON ss.key = s.origin
        WHERE h.changed_at >= ? GROUP BY h.url ORDER BY h.changed_at, h.url LIMIT ?`,
     )
     .raw();
@@ -199,6 +205,8 @@ export function healthReads(db: Connection) {
         const detail = text(r[3]);
         const streamName = text(r[7]);
         const origin = text(r[8]);
+        const source = text(r[10]);
+        const line = num(r[11]);
         return {
           url: r[0] as string,
           ...(from !== undefined ? { from } : {}),
@@ -209,6 +217,8 @@ export function healthReads(db: Connection) {
           channelName: r[6] as string,
           ...(streamName !== undefined ? { streamName } : {}),
           ...(origin !== undefined ? { origin } : {}),
+          ...(source !== undefined ? { source } : {}),
+          ...(line !== undefined ? { line } : {}),
         };
       });
     },

@@ -90,7 +90,7 @@ export class Import implements LiveTvImport {
         'INSERT INTO channels (id, name, logo, grp, number, sort, guide_key, catchup, source, rid, name_norm, key_id, head, head_format, catchup_streams) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)',
       ),
       stream: db.prepare(
-        'INSERT INTO streams (channel_rid, ord, url, name, user_agent, referrer, kodi_props, source, origin) VALUES (?,?,?,?,?,?,?,?,?)',
+        'INSERT INTO streams (channel_rid, ord, url, name, user_agent, referrer, kodi_props, source, origin, line) VALUES (?,?,?,?,?,?,?,?,?,?)',
       ),
       channelKey: db.prepare('UPDATE channels SET guide_key = ?, key_id = ? WHERE rid = ?'),
       guideKey: db.prepare(`INSERT INTO guide_channels (id, key, names) VALUES (?, ?, '[]')`),

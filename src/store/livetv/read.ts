@@ -149,14 +149,18 @@ export function liveTvReads(db: Connection) {
       return row === undefined ? undefined : channelFromRaw(row);
     },
 
-    /** The streams of a channel in playlist order, each with its health when it was checked; empty for an unknown id. */
-    getStreams(channelId: string): StreamRow[] {
+    /**
+     * The streams of a channel in playlist order, each with its health when it was checked; empty
+     * for an unknown id. At most `max` of them (the first ones): what a store written before the
+     * streams cap holds, or written under a higher one, is bounded when read.
+     */
+    getStreams(channelId: string, max?: number): StreamRow[] {
       const rows = stmt(
         `SELECT s.url, s.name, s.user_agent, s.referrer, s.kodi_props, s.source,
            h.state, h.detail, h.checked_at, h.failures, h.failing_since, h.last_ok_at, s.origin
          FROM channels c JOIN streams s ON s.channel_rid = c.rid LEFT JOIN stream_health h ON h.url = s.url
-         WHERE c.id = ? ORDER BY s.ord`,
-      ).all(channelId) as unknown[][];
+         WHERE c.id = ? ORDER BY s.ord LIMIT ?`,
+      ).all(channelId, max === undefined || !(max >= 0) ? -1 : Math.floor(max)) as unknown[][];
       return rows.map((r) => {
         const stream = streamFromRaw(r);
         const health = healthFromRaw(r, 6);

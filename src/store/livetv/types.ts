@@ -19,6 +19,8 @@ export interface StreamInput {
   readonly source?: string;
   /** The key of the source it came from (`sourceKey`): which health checks cover it, counted per source. */
   readonly origin?: string;
+  /** The line of its entry in that source (its `#EXTINF`; an Xtream account's list position). */
+  readonly line?: number;
 }
 
 /** A channel as the backend built it from one or more playlist entries. */

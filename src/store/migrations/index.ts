@@ -26,4 +26,6 @@ export const MIGRATIONS: readonly Migration[] = [
   liveTvMigrations[5]!,
   liveTvMigrations[6]!,
   healthMigrations[0]!,
+  liveTvMigrations[7]!,
+  liveTvMigrations[8]!,
 ];

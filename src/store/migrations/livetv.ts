@@ -194,6 +194,24 @@ export const liveTvMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    // The review list shows every guide channel by its display name too (`g3` alone says nothing):
+    // the chosen guide channel's name here, the candidates' in their JSON ({ id, name, score,
+    // failedGuide }). Matches recorded before have no names until the next import.
+    name: 'livetv-008-match-guide-names',
+    up(db) {
+      db.exec('ALTER TABLE channel_matches ADD COLUMN guide_name TEXT;');
+    },
+  },
+  {
+    // The line of each stream's entry in its playlist (its #EXTINF; an Xtream account's list
+    // position), so a channel's streams on one host (`…/backup.ts` twice) can be told apart in
+    // `marquee health --json` and `status`. Streams stored before have none until the next import.
+    name: 'livetv-009-stream-line',
+    up(db) {
+      db.exec('ALTER TABLE streams ADD COLUMN line INTEGER;');
+    },
+  },
 ];
 
 /** A programme's content from the columns of livetv-001 (frozen with that schema). */
