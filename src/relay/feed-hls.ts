@@ -40,6 +40,27 @@ export interface HlsFeedOptions {
   readonly now?: () => number;
 }
 
+/**
+ * The relay's tracks of an upstream's first playlist: its variants, then its renditions that have
+ * a URI (a media playlist is one track); and the master playlist they come from.
+ */
+export function planTracks(playlist: MasterPlaylist | MediaPlaylist): { plans: TrackPlan[]; master?: MasterPlaylist } {
+  if (playlist.kind === 'media') return { plans: [{ kind: 'variant', bandwidth: 0 }] };
+  const plans: TrackPlan[] = playlist.variants.map((v) => ({ kind: 'variant', bandwidth: v.bandwidth }));
+  for (const r of playlist.renditions) {
+    if (r.uri === undefined) continue;
+    const name = attr(r.attributes, 'NAME');
+    const language = attr(r.attributes, 'LANGUAGE');
+    plans.push({
+      kind: 'rendition',
+      type: r.type,
+      ...(name !== undefined ? { name } : {}),
+      ...(language !== undefined ? { language } : {}),
+    });
+  }
+  return { plans, master: playlist };
+}
+
 /** A track nobody asked for in this long is not read again (the first track always is). */
 const WATCHED_MS = 30_000;
 

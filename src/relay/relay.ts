@@ -123,8 +123,7 @@ export function createRelay(options: RelayOptions): Relay {
     limits,
     async session(target) {
       const running = sessions.get(target.key);
-      if (running !== undefined && !(running.ended && running.viewers.size === 0 && running.continuous === 0))
-        return running;
+      if (running !== undefined && !(running.ended && running.viewers.count === 0)) return running;
       running?.close();
       const pending = starting.get(target.key);
       if (pending) return pending;
@@ -159,7 +158,7 @@ export function createRelay(options: RelayOptions): Relay {
     },
     admit(session) {
       const viewers = (filter: (s: Session) => boolean) =>
-        [...sessions.values()].filter(filter).reduce((n, s) => n + s.viewers.size + s.continuous, 0);
+        [...sessions.values()].filter(filter).reduce((n, s) => n + s.viewers.count, 0);
       if (viewers(() => true) >= limits.maxViewers) {
         throw new LimitRefusal(
           {

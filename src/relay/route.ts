@@ -137,7 +137,7 @@ export async function routeRelay(core: RelayCore, request: CoreRequest, path: st
   const viewer = rest.slice(0, slash);
   const item = rest.slice(slash + 1);
   if (slash === -1 || !VIEWER.test(viewer)) return text(404, 'Not found\n');
-  if (!session.viewers.has(viewer)) {
+  if (!session.viewers.hls.has(viewer)) {
     // A viewer the relay does not know (it was quiet too long, or the server restarted) joins again.
     try {
       core.admit(session);
@@ -231,7 +231,7 @@ async function live(core: RelayCore, session: Session): Promise<CoreResponse> {
     body: '',
     stream: {
       async *[Symbol.asyncIterator]() {
-        session.connected(1);
+        session.viewers.connected(1);
         try {
           yield* continuous(track, {
             onBytes: (n) => {
@@ -239,7 +239,7 @@ async function live(core: RelayCore, session: Session): Promise<CoreResponse> {
             },
           });
         } finally {
-          session.connected(-1);
+          session.viewers.connected(-1);
         }
       },
     },

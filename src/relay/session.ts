@@ -5,13 +5,18 @@
  * to the one that failed, last): the playlists go on, after EXT-X-DISCONTINUITY, and viewers never
  * reconnect. A session that went round every stream without a segment ends its playlists. Every
  * upstream holds a slot of each limit it counts against while it is open.
+ *
+ * Longer than most files (about 380 lines): opening a stream, feeding its tracks, failing over and
+ * ending share the session's private state (the current upstream and its generation, the slots,
+ * the attempts since the last segment); what stands apart is elsewhere (viewers.ts, feed-ts.ts,
+ * feed-hls.ts, upstream.ts).
  */
 import { MarqueeError } from '../errors.js';
 import type { LiveSource } from '../sources/input/index.js';
-import { type HlsFeed, startHlsFeed, type TrackPlan } from './feed-hls.js';
+import { type HlsFeed, planTracks, startHlsFeed, type TrackPlan } from './feed-hls.js';
 import { runTsFeed, trackSink } from './feed-ts.js';
 import { fetchBytes, fetchPlaylist, openUpstream, reasonOf, serial, type UpstreamPolicy } from './fetch.js';
-import { type MasterPlaylist, type MediaPlaylist, parseHls } from './hls-parse.js';
+import { type MasterPlaylist, parseHls } from './hls-parse.js';
 import { rewriteMaster, singleVariant } from './hls-write.js';
 import { Resources } from './resources.js';
 import { TsSegmenter } from './segmenter.js';
@@ -19,6 +24,7 @@ import { type Bucket, LimitRefusal, type SlotHolder, type Slots } from './slots.
 import { Track } from './track.js';
 import type { RelayLimits, RelayLog, RelaySessionInfo, RelayStream, RelayTarget } from './types.js';
 import { sniff } from './upstream.js';
+import { Viewers } from './viewers.js';
 
 export interface SessionDeps {
   readonly policy: UpstreamPolicy;
@@ -60,13 +66,9 @@ export class Session implements SlotHolder {
   #closed = false;
   #ended = false;
   #bandwidth = 0;
-  #idleSince: number | undefined;
   bytesIn = 0;
   bytesOut = 0;
-  /** HLS viewers by id, when each last asked for something. */
-  readonly viewers = new Map<string, number>();
-  /** Continuous MPEG-TS viewers connected now. */
-  continuous = 0;
+  readonly viewers = new Viewers();
   /** Why the session ended, when it did. */
   error: Error | undefined;
 
@@ -91,13 +93,7 @@ export class Session implements SlotHolder {
 
   /** Nobody has watched since the last sweep (a session still starting is not idle: its first viewer is on the way). */
   idle(): boolean {
-    return this.#idleSince !== undefined;
-  }
-
-  /** A continuous viewer joins (+1) or leaves (-1). */
-  connected(change: 1 | -1): void {
-    this.continuous += change;
-    if (change > 0) this.#idleSince = undefined;
+    return this.viewers.idle;
   }
 
   release(): Promise<void> {
@@ -168,20 +164,12 @@ export class Session implements SlotHolder {
 
   /** A viewer asked for something. */
   touch(viewer: string): void {
-    this.viewers.set(viewer, this.#deps.now());
-    this.#idleSince = undefined;
+    this.viewers.touch(viewer, this.#deps.now());
   }
 
   /** Viewers gone quiet leave; an idle session closes relay.idleSeconds after its last viewer left. */
   sweep(now: number): void {
-    const ttl = Math.max(6_000, 3_000 * this.#targetSeconds());
-    for (const [viewer, seen] of this.viewers) if (now - seen > ttl) this.viewers.delete(viewer);
-    if (this.viewers.size > 0 || this.continuous > 0) {
-      this.#idleSince = undefined;
-      return;
-    }
-    this.#idleSince ??= now;
-    if (now - this.#idleSince >= this.#deps.limits.idleMs) this.close();
+    if (this.viewers.sweep(now, Math.max(6_000, 3_000 * this.#targetSeconds()), this.#deps.limits.idleMs)) this.close();
   }
 
   info(): RelaySessionInfo {
@@ -189,7 +177,7 @@ export class Session implements SlotHolder {
     return {
       channel: this.channel,
       channelId: this.target.channel.id,
-      viewers: this.viewers.size + this.continuous,
+      viewers: this.viewers.count,
       ...(stream ? { upstream: stream.label } : {}),
       ...(this.#kind ? { kind: this.#kind } : {}),
       ...(this.#codecs ? { codecs: this.#codecs } : {}),
@@ -293,7 +281,12 @@ export class Session implements SlotHolder {
       throw new MarqueeError('SOURCE_INVALID', 'an HLS playlist with nothing to play');
     }
     this.#kind = 'hls';
-    if (this.tracks.length === 0) this.#planTracks(playlist);
+    if (this.tracks.length === 0) {
+      const planned = planTracks(playlist);
+      this.#plans = planned.plans;
+      this.#master = planned.master;
+      this.tracks = planned.plans.map(() => this.#newTrack());
+    }
     const deps = this.#deps;
     const queued = <T>(job: () => Promise<T>) => this.#queue(job);
     this.#hls = startHlsFeed({
@@ -322,30 +315,6 @@ export class Session implements SlotHolder {
       },
       now: deps.now,
     });
-  }
-
-  /** The relay's tracks, from the first HLS upstream: its variants, then its renditions that have a URI. */
-  #planTracks(playlist: MasterPlaylist | MediaPlaylist): void {
-    if (playlist.kind === 'media') {
-      this.tracks = [this.#newTrack()];
-      this.#plans = [{ kind: 'variant', bandwidth: 0 }];
-      return;
-    }
-    this.#master = playlist;
-    const plans: TrackPlan[] = playlist.variants.map((v) => ({ kind: 'variant', bandwidth: v.bandwidth }));
-    for (const r of playlist.renditions) {
-      if (r.uri === undefined) continue;
-      const name = r.attributes.find(([n]) => n === 'NAME')?.[1].replace(/^"|"$/g, '');
-      const language = r.attributes.find(([n]) => n === 'LANGUAGE')?.[1].replace(/^"|"$/g, '');
-      plans.push({
-        kind: 'rendition',
-        type: r.type,
-        ...(name !== undefined ? { name } : {}),
-        ...(language !== undefined ? { language } : {}),
-      });
-    }
-    this.#plans = plans;
-    this.tracks = plans.map(() => this.#newTrack());
   }
 
   #newTrack(): Track {
