@@ -78,6 +78,8 @@ describe('the relay in hosted mode', () => {
       const refused = await fetch(two!);
       expect(refused.status).toBe(503);
       expect(await refused.text()).toMatch(/limit of 1 relayed channel at once \(hosted\.relay\).*in use by One/);
+      const front = await (await fetch(one!.replace(/\/relay\/.*$/, '/'))).text();
+      expect(front).toContain('Channels play through this server&#39;s relay');
       // A token made for one set names nothing in another: changed, it is refused.
       expect((await fetch(one!.replace(/\.([^./]+)\/index/, '.AAAA$1/index'))).status).toBe(403);
     });

@@ -63,15 +63,6 @@ export async function serveHosted(settings: Settings, io: Io, settingsFile?: str
     },
   });
   const h = settings.hosted ?? {};
-  // The public pages link the HTTPS guide at /https, served from the package's own docs/https.md.
-  const serverOptions = {
-    logger: log,
-    ...httpsGuideOption((message) => log.warn(message)),
-    ...(settings.publicUrl ? { publicUrl: settings.publicUrl } : {}),
-    ...(settings.basePath ? { basePath: settings.basePath } : {}),
-    ...(settings.security?.trustProxy ? { trustProxy: true } : {}),
-  };
-  const hours = settings.refresh?.intervalHours ?? 6;
   // The relay (hosted.relay; docs/relay.md): off unless set. Its lookups go to the sets' stores.
   let service: HostedService | undefined;
   const relay = startHostedRelay(settings, {
@@ -80,6 +71,16 @@ export async function serveHosted(settings: Settings, io: Io, settingsFile?: str
     storeOf: (set) => service?.store(set),
     log,
   });
+  // The public pages link the HTTPS guide at /https, served from the package's own docs/https.md.
+  const serverOptions = {
+    logger: log,
+    ...httpsGuideOption((message) => log.warn(message)),
+    ...(settings.publicUrl ? { publicUrl: settings.publicUrl } : {}),
+    ...(settings.basePath ? { basePath: settings.basePath } : {}),
+    ...(settings.security?.trustProxy ? { trustProxy: true } : {}),
+    ...(relay ? { frontNotes: [relay.note] } : {}),
+  };
+  const hours = settings.refresh?.intervalHours ?? 6;
   service = createHostedService({
     dir: h.dir ?? `${db}.hosted`,
     codec: liveCodec,

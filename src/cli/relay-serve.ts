@@ -221,6 +221,8 @@ export interface HostedRelay {
   /** The links of set `key`'s stream answers. */
   linksFor(key: string): StreamRelay;
   readonly banner: string;
+  /** What the front page says. */
+  readonly note: string;
   stop(): void;
 }
 
@@ -287,6 +289,7 @@ export function startHostedRelay(
         ...(settings.relay?.keepDirect ? { keepDirect: true } : {}),
         ...(settings.publicUrl ? { publicUrl: settings.publicUrl } : {}),
       }),
+    note: "Channels play through this server's relay: streams a browser cannot play as they are.",
     banner: `  relay:     on for users' streams (hosted.relay): ${count(caps.maxUpstreams, 'upstream')} and ${count(caps.maxViewers, 'viewer')} per source set (docs/relay.md)`,
     stop() {
       status?.stop();
