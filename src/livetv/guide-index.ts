@@ -1,0 +1,143 @@
+/**
+ * The guide side of matching: every guide channel id seen, in priority order, and each playlist
+ * channel's guide channel resolved once every guide has been read: the exact rules, then the
+ * scored stage (matcher/).
+ */
+import type { GuideChannel } from '../sources/records.js';
+import {
+  baseId,
+  DEFAULT_MATCHING,
+  type Matching,
+  type MatchRule,
+  type MatchSubject,
+  type Overrides,
+  overrideFor,
+  subjectForms,
+} from './match-subject.js';
+import { countryOf, formsOfChannel, GuideNames, type NameForm, type NameMatch } from './matcher/index.js';
+
+/** How a playlist channel's guide channel was found, or why none was. */
+export interface Resolution {
+  /** The guide channel id; absent when none was found, or an override says none. */
+  readonly key?: string;
+  /** The rule that decided; absent when none did. */
+  readonly rule?: MatchRule;
+  /** The score of a `scored` match (0..1). */
+  readonly score?: number;
+  /** For `scored` and unmatched channels: the closest other guide channels, best first. */
+  readonly candidates?: readonly NameMatch[];
+}
+
+/** Guide channels kept per display name for the `displayName` rule: enough to break ties. */
+const NAME_LIST = 8;
+
+/** The guide side: every guide channel id seen, in priority order. */
+export class GuideIndex {
+  readonly #keys = new Set<string>();
+  readonly #byLowerId = new Map<string, string>();
+  readonly #byBaseId = new Map<string, string>();
+  /** Display name, lower-cased → the guide channels that have it (a list only when several do). */
+  readonly #byName = new Map<string, string | string[]>();
+  readonly #names: GuideNames;
+  readonly #matching: Matching;
+
+  constructor(matching: Matching = DEFAULT_MATCHING) {
+    this.#matching = matching;
+    this.#names = new GuideNames(matching.scored);
+  }
+
+  /** Guide channel `id`'s first display name and the forms of its names, if it has names. */
+  namesOf(id: string): { text: string; forms: readonly NameForm[] } | undefined {
+    return this.#names.namesOf(id);
+  }
+
+  get size(): number {
+    return this.#keys.size;
+  }
+
+  has(id: string): boolean {
+    return this.#keys.has(id);
+  }
+
+  /**
+   * Records a guide channel (or an id only seen on programmes, with no names) of the guide of
+   * priority `guide`; returns its display names read (for MatchDemand.shiftsFor).
+   */
+  add(channel: Pick<GuideChannel, 'id' | 'displayNames'>, guide = 0): NameForm[] {
+    const { id } = channel;
+    if (!this.#keys.has(id)) {
+      this.#keys.add(id);
+      if (!this.#byLowerId.has(id.toLowerCase())) this.#byLowerId.set(id.toLowerCase(), id);
+      const base = baseId(id);
+      const current = this.#byBaseId.get(base);
+      // A feed-less id is the channel itself: it beats `X@SD` seen earlier.
+      if (current === undefined || (current.includes('@') && !id.includes('@'))) this.#byBaseId.set(base, id);
+    }
+    for (const { text } of channel.displayNames) {
+      const lower = text.trim().toLowerCase();
+      if (lower === '') continue;
+      const ids = this.#byName.get(lower);
+      if (ids === undefined) this.#byName.set(lower, id);
+      else if (typeof ids === 'string') {
+        if (ids !== id) this.#byName.set(lower, [ids, id]);
+      } else if (ids.length < NAME_LIST && !ids.includes(id)) ids.push(id);
+    }
+    const texts = channel.displayNames.map((n) => n.text);
+    const forms = formsOfChannel(texts);
+    this.#names.add(id, texts, guide, forms);
+    return forms;
+  }
+
+  /**
+   * The guide channel for `s` and the rule that found it; for the scored stage its score, and the
+   * closest other candidates when it chose none. `forms` are `s`'s names read (subjectForms).
+   */
+  resolve(s: MatchSubject, overrides: Overrides, forms: readonly NameForm[] = subjectForms(s)): Resolution {
+    const target = overrideFor(s, overrides);
+    if (target === null) return { rule: 'override' };
+    if (target !== undefined) return { key: target, rule: 'override' };
+    if (s.tvgId !== undefined) {
+      const exact = this.#keys.has(s.tvgId) ? s.tvgId : this.#byLowerId.get(s.tvgId.toLowerCase());
+      if (exact !== undefined) return { key: exact, rule: 'tvgId' };
+      const feed = this.#byBaseId.get(baseId(s.tvgId));
+      if (feed !== undefined) return { key: feed, rule: 'feed' };
+    }
+    const country = countryHint(s, forms);
+    const { threshold } = this.#matching;
+    for (const name of [s.tvgName, s.name]) {
+      const ids = name === undefined ? undefined : this.#byName.get(name.trim().toLowerCase());
+      if (ids === undefined) continue;
+      const exact = typeof ids === 'string' ? { id: ids } : this.#names.byIds(ids, forms, threshold, country);
+      return exact.id !== undefined ? { key: exact.id, rule: 'displayName' } : { candidates: exact.candidates ?? [] };
+    }
+    const exact = this.#names.byKey(forms, threshold, country);
+    if (exact !== undefined) {
+      return exact.id !== undefined
+        ? { key: exact.id, rule: 'normalizedName' }
+        : { candidates: exact.candidates ?? [] };
+    }
+    if (!this.#matching.scored || forms.length === 0) return {};
+    const scored = this.#names.scored(forms, this.#matching, country);
+    if (scored.chosen === undefined) return scored.candidates.length > 0 ? { candidates: scored.candidates } : {};
+    return { key: scored.chosen.id, rule: 'scored', score: scored.chosen.score, candidates: scored.candidates };
+  }
+}
+
+/** The country a channel's `tvg-country`, name prefix (`UK: `) or group (`UK | News`, `USA`) names, if any. */
+function countryHint(s: MatchSubject, forms: readonly NameForm[]): string | undefined {
+  const tagged = s.country === undefined ? undefined : countryOf(s.country.split(/[,;]/)[0]!);
+  if (tagged !== undefined) return tagged;
+  for (const f of forms) if (f.country !== undefined) return f.country;
+  if (s.group === undefined) return undefined;
+  // A playlist has a few groups and thousands of channels in them: each group is read once.
+  let country = GROUP_COUNTRIES.get(s.group);
+  if (country === undefined) {
+    if (GROUP_COUNTRIES.size >= 1_000) GROUP_COUNTRIES.clear();
+    country = countryOf(s.group) ?? '';
+    GROUP_COUNTRIES.set(s.group, country);
+  }
+  return country === '' ? undefined : country;
+}
+
+/** The country each playlist group names ('' for none), as countryHint read them. */
+const GROUP_COUNTRIES = new Map<string, string>();
