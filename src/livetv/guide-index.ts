@@ -14,7 +14,14 @@ import {
   overrideFor,
   subjectForms,
 } from './match-subject.js';
-import { countryOf, formsOfChannel, GuideNames, type NameForm, type NameMatch } from './matcher/index.js';
+import {
+  countryOf,
+  formsOfChannel,
+  GuideNames,
+  type GuideWords,
+  type NameForm,
+  type NameMatch,
+} from './matcher/index.js';
 
 /** How a playlist channel's guide channel was found, or why none was. */
 export interface Resolution {
@@ -40,6 +47,7 @@ export class GuideIndex {
   readonly #byName = new Map<string, string | string[]>();
   readonly #names: GuideNames;
   readonly #matching: Matching;
+  #words: GuideWords | undefined;
 
   constructor(matching: Matching = DEFAULT_MATCHING) {
     this.#matching = matching;
@@ -90,9 +98,16 @@ export class GuideIndex {
 
   /**
    * The guide channel for `s` and the rule that found it; for the scored stage its score, and the
-   * closest other candidates when it chose none. `forms` are `s`'s names read (subjectForms).
+   * closest other candidates when it chose none. `forms` are `s`'s names read (subjectForms);
+   * `more.learned` the same names as its playlist's decoration reads them, when that differs;
+   * `more.country` a country the playlist says around it (its neighbours' guide channels).
    */
-  resolve(s: MatchSubject, overrides: Overrides, forms: readonly NameForm[] = subjectForms(s)): Resolution {
+  resolve(
+    s: MatchSubject,
+    overrides: Overrides,
+    forms: readonly NameForm[] = subjectForms(s),
+    more: { readonly learned?: readonly NameForm[]; readonly country?: string } = {},
+  ): Resolution {
     const target = overrideFor(s, overrides);
     if (target === null) return { rule: 'override' };
     if (target !== undefined) return { key: target, rule: 'override' };
@@ -102,7 +117,8 @@ export class GuideIndex {
       const feed = this.#byBaseId.get(baseId(s.tvgId));
       if (feed !== undefined) return { key: feed, rule: 'feed' };
     }
-    const country = countryHint(s, forms);
+    const { learned } = more;
+    const country = countryHint(s, forms, learned) ?? more.country;
     const { threshold } = this.#matching;
     for (const name of [s.tvgName, s.name]) {
       const ids = name === undefined ? undefined : this.#byName.get(name.trim().toLowerCase());
@@ -110,24 +126,73 @@ export class GuideIndex {
       const exact = typeof ids === 'string' ? { id: ids } : this.#names.byIds(ids, forms, threshold, country);
       return exact.id !== undefined ? { key: exact.id, rule: 'displayName' } : { candidates: exact.candidates ?? [] };
     }
-    const exact = this.#names.byKey(forms, threshold, country);
-    if (exact !== undefined) {
-      return exact.id !== undefined
-        ? { key: exact.id, rule: 'normalizedName' }
-        : { candidates: exact.candidates ?? [] };
-    }
+    // An exact name beats a decorated one.
+    const plain = this.#byKey(forms, country) ?? this.#scored(forms, country);
+    if (learned === undefined || learned.length === 0 || plain.rule === 'normalizedName') return plain;
+    return settled(plain, this.#byKey(learned, country) ?? this.#scored(learned, country));
+  }
+
+  /** The `normalizedName` rule for names read as `forms`: undefined when no key is the guide's. */
+  #byKey(forms: readonly NameForm[], country: string | undefined): Resolution | undefined {
+    const exact = this.#names.byKey(forms, this.#matching.threshold, country);
+    if (exact === undefined) return undefined;
+    return exact.id !== undefined ? { key: exact.id, rule: 'normalizedName' } : { candidates: exact.candidates ?? [] };
+  }
+
+  /** The scored stage for names read as `forms`. */
+  #scored(forms: readonly NameForm[], country: string | undefined): Resolution {
     if (!this.#matching.scored || forms.length === 0) return {};
     const scored = this.#names.scored(forms, this.#matching, country);
     if (scored.chosen === undefined) return scored.candidates.length > 0 ? { candidates: scored.candidates } : {};
     return { key: scored.chosen.id, rule: 'scored', score: scored.chosen.score, candidates: scored.candidates };
   }
+
+  /** How often the guides' names hold words, for the playlists' decoration (matcher/decoration.ts). */
+  words(): GuideWords {
+    this.#words ??= this.#names.words();
+    return this.#words;
+  }
 }
 
-/** The country a channel's `tvg-country`, name prefix (`UK: `) or group (`UK | News`, `USA`) names, if any. */
-function countryHint(s: MatchSubject, forms: readonly NameForm[]): string | undefined {
+/**
+ * One answer of a name read two ways: as its shapes say (`plain`) and as its playlist's
+ * decoration reads it (`decorated`). Either one alone decides; both the same channel, the surer
+ * rule; two channels, neither: the name is ambiguous, and both are its candidates for review.
+ */
+function settled(plain: Resolution, decorated: Resolution): Resolution {
+  if (decorated.key === undefined) {
+    if (plain.key !== undefined) return plain;
+    const candidates = merged(plain.candidates, decorated.candidates);
+    return candidates.length > 0 ? { candidates } : {};
+  }
+  if (plain.key === undefined) return decorated;
+  if (plain.key === decorated.key) {
+    if (decorated.rule === 'normalizedName') return decorated;
+    return (decorated.score ?? 0) > (plain.score ?? 0) ? decorated : plain;
+  }
+  const asCandidate = (r: Resolution): NameMatch => ({ id: r.key!, score: r.score ?? 1 });
+  return { candidates: merged([asCandidate(plain), asCandidate(decorated)], plain.candidates, decorated.candidates) };
+}
+
+/** Candidates of several lists, each guide channel once, best first, at most 3. */
+function merged(...lists: (readonly NameMatch[] | undefined)[]): NameMatch[] {
+  const out: NameMatch[] = [];
+  for (const list of lists) for (const c of list ?? []) if (!out.some((o) => o.id === c.id)) out.push(c);
+  return out.sort((a, b) => b.score - a.score).slice(0, 3);
+}
+
+/**
+ * The country a channel's `tvg-country`, name prefix (`UK: `, or one its playlist's decoration
+ * reads: `learned`) or group (`UK | News`, `USA`) names, if any.
+ */
+function countryHint(
+  s: MatchSubject,
+  forms: readonly NameForm[],
+  learned: readonly NameForm[] = [],
+): string | undefined {
   const tagged = s.country === undefined ? undefined : countryOf(s.country.split(/[,;]/)[0]!);
   if (tagged !== undefined) return tagged;
-  for (const f of forms) if (f.country !== undefined) return f.country;
+  for (const f of [...forms, ...learned]) if (f.country !== undefined) return f.country;
   if (s.group === undefined) return undefined;
   // A playlist has a few groups and thousands of channels in them: each group is read once.
   let country = GROUP_COUNTRIES.get(s.group);

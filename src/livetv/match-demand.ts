@@ -13,7 +13,18 @@ import {
   overrideFor,
   subjectForms,
 } from './match-subject.js';
-import { formsOfChannel, keyOf, type NameForm, PlaylistNames, readName, TokenPool } from './matcher/index.js';
+import {
+  Decoration,
+  type DecorationReport,
+  formsOfChannel,
+  type GuideWords,
+  keyOf,
+  type NameEdges,
+  type NameForm,
+  PlaylistNames,
+  readName,
+  TokenPool,
+} from './matcher/index.js';
 
 /**
  * Shifts wanted under one key: nearly always a single one (no time shift), kept as a number; a
@@ -54,10 +65,15 @@ export class MatchDemand {
   #scored: PlaylistNames | undefined;
   /** Which subjects the index holds besides those read at once: the open ones, or all. */
   #filled: 'open' | 'all' | undefined;
+  /** What each playlist (by source) writes around its names (matcher/decoration.ts). */
+  readonly #decorations = new Map<string, Decoration>();
+  /** Per subject, its name's number in its playlist's decoration (-1: not learned from). */
+  readonly #nameAt: Int32Array;
 
   constructor(subjects: readonly MatchSubject[], overrides: Overrides, matching: Matching = DEFAULT_MATCHING) {
     this.#subjects = subjects;
     this.#matching = matching;
+    this.#nameAt = new Int32Array(subjects.length).fill(-1);
     const pool = matching.scored ? new TokenPool() : undefined;
     for (const [i, s] of subjects.entries()) {
       const target = overrideFor(s, overrides);
@@ -72,21 +88,100 @@ export class MatchDemand {
       for (const name of [s.tvgName, s.name]) {
         if (name !== undefined) addTo(this.#names, name.trim().toLowerCase(), s.shiftHours);
       }
+      // The name's edges, collected as it is read, for its playlist's decoration.
+      const edges: NameEdges | undefined = matching.decoration ? { run: '', tags: [] } : undefined;
       if (pool !== undefined && s.tvgId === undefined) {
         this.#scored ??= new PlaylistNames(matching.threshold, subjects.length);
-        for (const form of subjectForms(s, pool)) {
+        for (const form of subjectForms(s, pool, undefined, edges)) {
           addTo(this.#keys, form.key, s.shiftHours);
           this.#scored.add(i, form);
         }
-        continue;
+      } else {
+        // A tvg-name equal to the name (as panels write them) is read once.
+        for (const name of s.tvgName === s.name ? [s.name] : [s.tvgName, s.name]) {
+          if (name === undefined) continue;
+          const r = readName(name, edges !== undefined && name === s.name ? { edges } : {});
+          if (r.tokens.length > 0) addTo(this.#keys, keyOf(r.tokens, r.shift), s.shiftHours);
+        }
       }
-      // A tvg-name equal to the name (as panels write them) is read once.
-      for (const name of s.tvgName === s.name ? [s.name] : [s.tvgName, s.name]) {
-        if (name === undefined) continue;
-        const r = readName(name);
-        if (r.tokens.length > 0) addTo(this.#keys, keyOf(r.tokens, r.shift), s.shiftHours);
+      if (edges !== undefined) this.#learn(i, s, edges);
+    }
+    if (matching.decoration) this.#readDecorated(pool);
+  }
+
+  /** Counts subject `i`'s edges in its playlist's decoration. */
+  #learn(i: number, s: MatchSubject, edges: NameEdges): void {
+    const source = s.source ?? '';
+    let decoration = this.#decorations.get(source);
+    if (decoration === undefined) {
+      decoration = new Decoration();
+      this.#decorations.set(source, decoration);
+    }
+    this.#nameAt[i] = decoration.names;
+    decoration.add(edges);
+  }
+
+  /** Subject `i`'s playlist's decoration and its name's number in it, when it was learned from. */
+  #decorationOf(i: number): { decoration: Decoration; at: number } | undefined {
+    const at = this.#nameAt[i]!;
+    if (at < 0) return undefined;
+    return { decoration: this.#decorations.get(this.#subjects[i]!.source ?? '')!, at };
+  }
+
+  /**
+   * The names a playlist's candidate decoration touches, read once more without it: while the
+   * guides stream nobody knows yet which candidates the guides' names will hold, so a guide
+   * channel either reading could match is wanted.
+   */
+  #readDecorated(pool: TokenPool | undefined): void {
+    for (const [i, s] of this.#subjects.entries()) {
+      const found = this.#decorationOf(i);
+      if (found === undefined) continue;
+      const learned = found.decoration.candidate();
+      if (!found.decoration.touches(found.at, learned)) continue;
+      const indexed = pool !== undefined && s.tvgId === undefined;
+      const plain = indexed ? this.#scored!.formsOf(i) : undefined;
+      for (const form of subjectForms(s, pool, learned)) {
+        if (plain?.some((f) => f.key === form.key)) continue;
+        addTo(this.#keys, form.key, s.shiftHours);
+        if (indexed) this.#scored!.add(i, form, true);
       }
     }
+    for (const decoration of this.#decorations.values()) decoration.prune();
+  }
+
+  /**
+   * What each playlist was found to write around its names, confirmed against the guides'
+   * names `guide` (by source, for the import's report).
+   */
+  decorations(guide: GuideWords): Map<string, DecorationReport> {
+    const out = new Map<string, DecorationReport>();
+    for (const [source, decoration] of this.#decorations) {
+      decoration.confirm(guide);
+      const report = decoration.report();
+      if (report !== undefined) out.set(source, report);
+    }
+    return out;
+  }
+
+  /**
+   * Channel `i`'s names as its playlist's decoration reads them, once the guides' names `guide`
+   * have confirmed it; undefined when it reads them as they read without it.
+   */
+  learnedFormsOf(i: number, guide: GuideWords): NameForm[] | undefined {
+    const found = this.#decorationOf(i);
+    if (found === undefined) return undefined;
+    const { decoration, at } = found;
+    const learned = decoration.confirm(guide);
+    if (!decoration.touches(at, learned)) return undefined;
+    if (learned === decoration.candidate()) {
+      const indexed = this.#scored?.formsOf(i, true);
+      if (indexed !== undefined) return indexed;
+    }
+    const s = this.#subjects[i]!;
+    const plain = this.formsOf(i) ?? subjectForms(s);
+    const forms = subjectForms(s, undefined, learned).filter((f) => !plain.some((p) => p.key === f.key));
+    return forms.length > 0 ? forms : undefined;
   }
 
   /**
@@ -138,7 +233,14 @@ export class MatchDemand {
     const pool = new TokenPool();
     for (const [i, s] of this.#subjects.entries()) {
       if (!(all || this.#open[i]) || scored.formsOf(i) !== undefined) continue;
-      for (const form of subjectForms(s, pool)) scored.add(i, form);
+      const plain = subjectForms(s, pool);
+      for (const form of plain) scored.add(i, form);
+      const found = this.#decorationOf(i);
+      const learned = found?.decoration.candidate();
+      if (found === undefined || !found.decoration.touches(found.at, learned)) continue;
+      for (const form of subjectForms(s, pool, learned)) {
+        if (!plain.some((f) => f.key === form.key)) scored.add(i, form, true);
+      }
     }
     this.#filled = all ? 'all' : 'open';
     return scored;

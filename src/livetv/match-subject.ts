@@ -4,7 +4,15 @@
  * helpers. The halves are match-demand.ts (the playlist side, while guides stream) and
  * guide-index.ts (the guide side, once they are read); match.ts names them all.
  */
-import { formOf, keyOf, type NameForm, readName, type TokenPool } from './matcher/index.js';
+import {
+  formOf,
+  keyOf,
+  type Learned,
+  type NameEdges,
+  type NameForm,
+  readName,
+  type TokenPool,
+} from './matcher/index.js';
 import type { MatchCounts, MatchingOptions } from './types.js';
 
 /**
@@ -44,6 +52,8 @@ export interface MatchSubject {
   readonly country?: string;
   /** Hours its guide is shifted by (tvg-shift + the playlist's setting). */
   readonly shiftHours: number;
+  /** The playlist it comes from: what each playlist writes around its names is learned apart. */
+  readonly source?: string;
 }
 
 export type MatchRule = keyof MatchCounts;
@@ -54,19 +64,26 @@ export type Overrides = ReadonlyMap<string, string | null>;
 /** How the scored stage decides (docs/livetv.md, "Matching by score"), defaults filled in. */
 export type Matching = Required<MatchingOptions>;
 
-export const DEFAULT_MATCHING: Matching = { scored: true, threshold: 0.85, margin: 0.1 };
+export const DEFAULT_MATCHING: Matching = { scored: true, threshold: 0.85, margin: 0.1, decoration: true };
 
 /** `options` with the defaults filled in. */
 export function matchingOf(options: MatchingOptions | undefined): Matching {
   return { ...DEFAULT_MATCHING, ...options };
 }
 
-/** The forms of a channel's names: its tvg-name, then its name (one when they read the same). */
-export function subjectForms(s: MatchSubject, pool?: TokenPool): NameForm[] {
+/**
+ * The forms of a channel's names: its tvg-name, then its name (one when they read the same);
+ * read with its playlist's `learned` decoration when given, and the name's edges collected into
+ * `edges` (for learning it).
+ */
+export function subjectForms(s: MatchSubject, pool?: TokenPool, learned?: Learned, edges?: NameEdges): NameForm[] {
   const forms: NameForm[] = [];
-  for (const name of [s.tvgName, s.name]) {
+  for (const [i, name] of [s.tvgName, s.name].entries()) {
     if (name === undefined) continue;
-    const form = formOf(name, pool);
+    const form = formOf(name, pool, {
+      ...(learned !== undefined ? { learned } : {}),
+      ...(edges !== undefined && i === 1 ? { edges } : {}),
+    });
     if (form.tokens.length > 0 && !forms.some((f) => f.key === form.key)) forms.push(form);
   }
   return forms;

@@ -27,8 +27,11 @@ export interface Learned {
   readonly dropsNumber?: (n: string) => boolean;
 }
 
-/** A word (letters, digits, `&`, `+`, apostrophes, inner hyphens: `EX-YU`, `AL-JAZEERA`) or a run of marks. */
-interface Piece {
+/**
+ * A word (letters, digits, `&`, `+`, and apostrophes and hyphens inside it: `EX-YU`, `AL-JAZEERA`,
+ * `d'Azur`) or a run of marks (an apostrophe or a hyphen at a word's edge is one: `'HR⭂`).
+ */
+export interface Piece {
   readonly word?: string;
   readonly mark?: string;
   readonly start: number;
@@ -37,10 +40,10 @@ interface Piece {
   readonly spaced: boolean;
 }
 
-const PIECE = /(\s*)(?:([\p{L}\p{N}\p{M}&+'’]+(?:-[\p{L}\p{N}\p{M}&+'’]+)*)|([^\p{L}\p{N}\p{M}\s&+'’-]+|-))/uy;
+const PIECE = /(\s*)(?:([\p{L}\p{N}\p{M}&+]+(?:['’-][\p{L}\p{N}\p{M}&+]+)*)|([^\p{L}\p{N}\p{M}\s&+'’-]+|['’-]))/uy;
 
 /** The pieces of `text`, at most `max`. */
-function piecesOf(text: string, max: number): Piece[] {
+export function piecesOf(text: string, max: number): Piece[] {
   const out: Piece[] = [];
   PIECE.lastIndex = 0;
   while (out.length < max) {
@@ -59,7 +62,7 @@ function piecesOf(text: string, max: number): Piece[] {
 }
 
 /** Does a run of marks set words apart? Not punctuation that ends a word or a clause (`!`, `?`, `.`, `,`, `;`). */
-function separates(mark: string): boolean {
+export function separates(mark: string): boolean {
   return !/^[!?.,;]+$/.test(mark);
 }
 
@@ -186,4 +189,72 @@ export function trailingRun(
   if (!piecesOf(text.slice(0, cut), 40).some((p) => p.word !== undefined && !isTag(p.word)))
     return { text, removed: [] };
   return { text: text.slice(0, cut), removed, ...(country !== undefined ? { country } : {}) };
+}
+
+/**
+ * What the learning pass (decoration.ts) needs of a name's edges, filled by `readName` when
+ * asked: read with the name, not again.
+ */
+export interface NameEdges {
+  /** The leading run as written (`◉ CA`), '' for none. */
+  run: string;
+  /** The country the run names. */
+  country?: string;
+  /** The first word of the name once the run is set aside (folded), when it may be a prefix of the playlist's: a code, or a word a mark sets apart from the rest. */
+  lead?: string;
+  /** The last word before the tags at the end (folded), when it may be a tag of the playlist's; `#` for a bare number shaped like a resolution. */
+  trail?: string;
+  /** That word stands where tags do: after a tag, or set apart by a mark. */
+  trailApart?: boolean;
+  /** A bare number shaped like a resolution ends the name, before its tags or that word. */
+  number?: boolean;
+  /** Tags set aside at its edges (digits as `#`), and codes after a mark at the end. */
+  readonly tags: string[];
+}
+
+/** The first word of `text` (the name once its leading run is set aside), when it may be a learned prefix. */
+export function leadCandidate(text: string, fold: Fold): string | undefined {
+  const first = piecesOf(text, 3);
+  const w = first[0]?.word;
+  const next = first[1];
+  if (w === undefined || next === undefined) return undefined;
+  const apart = next.mark !== undefined && separates(next.mark);
+  if (!(isCode(w) || apart)) return undefined;
+  return text
+    .slice(next.start)
+    .split(/[^\p{L}\p{N}]+/u)
+    .some(namesSomething)
+    ? fold(w)
+    : undefined;
+}
+
+/**
+ * The last word of `text` (folded, its trailing run set aside) before the tags at its end, when
+ * the name has another word and it has letters; whether it stands where tags do (after a tag,
+ * `… 1080p NFT`, or set apart by a mark, `… | NFT`, `… [NFT]`); and whether a bare number shaped
+ * like a resolution ends the name before its tags, or before that word (`… 1080 NFT`). The tags
+ * passed on the way go to `tags`.
+ */
+export function trailCandidate(text: string, tags: string[]): { word?: string; apart: boolean; number: boolean } {
+  const pieces = piecesOf(text, TRAIL_PIECES);
+  let words = 0;
+  for (const p of pieces) if (p.word !== undefined) words++;
+  let word: string | undefined;
+  let apart = false;
+  for (let k = pieces.length - 1; k >= 0 && words > 1; k--) {
+    const w = pieces[k]!.word;
+    if (w === undefined) continue;
+    words--;
+    if (isTag(w)) {
+      tags.push(w.replace(/\d/g, '#'));
+      continue;
+    }
+    if (BARE_RESOLUTION.test(w)) return { ...(word !== undefined ? { word } : {}), apart, number: true };
+    if (word !== undefined || !/\p{L}/u.test(w)) break;
+    word = w;
+    let j = k - 1;
+    for (; j >= 0 && pieces[j]!.mark !== undefined; j--) if (separates(pieces[j]!.mark!)) apart = true;
+    if (j >= 0 && isTag(pieces[j]!.word!)) apart = true;
+  }
+  return { ...(word !== undefined ? { word } : {}), apart, number: false };
 }

@@ -4,6 +4,8 @@
  * the scored stage (the best guide channel for a playlist channel's names, when it clears the
  * threshold and clearly beats the runner-up), once every guide has been read.
  */
+
+import type { GuideWords } from './decoration.js';
 import { formsOfChannel, type NameForm } from './form.js';
 import { type Frozen, frozenContexts } from './guide-contexts.js';
 import { countryOfId, idStem, sameCountry } from './guide-ids.js';
@@ -286,6 +288,39 @@ export class GuideNames {
       if (c !== chosen) candidates.push(match(c));
     }
     return chosen === undefined ? { candidates } : { chosen: match(chosen), candidates };
+  }
+
+  /**
+   * How many channels have a name holding each of `words`, and every number the names hold:
+   * what a playlist's learned decoration is checked against (decoration.ts).
+   */
+  words(): GuideWords {
+    const channels = this.#ids.length;
+    const forms = this.#forms;
+    let numbers: Set<string> | undefined;
+    return {
+      channels,
+      counts: (words) => {
+        const counts = new Map<string, number>();
+        if (words.size === 0) return counts;
+        const seen = new Set<string>();
+        for (let c = 0; c < channels; c++) {
+          seen.clear();
+          for (let n = this.#firstName[c]!; n !== -1; n = this.#nextName[n]!) {
+            for (const t of this.#forms[n]!.tokens) if (words.has(t)) seen.add(t);
+          }
+          for (const t of seen) counts.set(t, (counts.get(t) ?? 0) + 1);
+        }
+        return counts;
+      },
+      get numbers() {
+        if (numbers === undefined) {
+          numbers = new Set<string>();
+          for (const form of forms) for (const t of form.tokens) if (/^\d+$/.test(t)) numbers.add(t);
+        }
+        return numbers;
+      },
+    };
   }
 
   /** Channel `c`'s id stem (idStem), computed once. */

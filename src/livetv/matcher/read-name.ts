@@ -12,9 +12,25 @@
  * Greek are transliterated to Latin, so `Россия 24` reads as `rossiya 24`.
  */
 import { type CallSign, readCallSign } from './call-sign.js';
-import { type Learned, leadingRun, trailingRun } from './edges.js';
-import { flagsAsCodes, isCountry, isTag, namesSomething, smallCapitals, withoutStyledTags } from './shapes.js';
+import { type Learned, leadCandidate, leadingRun, type NameEdges, trailCandidate, trailingRun } from './edges.js';
+import {
+  flagsAsCodes,
+  isCountry,
+  isTag,
+  namesSomething,
+  smallCapitals,
+  TAG_MARK,
+  withoutStyledTags,
+} from './shapes.js';
 import { COUNTRY2, COUNTRY3, CYRILLIC, GREEK, NOTE_WORDS, NUMBER_WORDS, QUALITY_PHRASES } from './vocabulary.js';
+
+/** How to read a name. */
+export interface ReadOptions {
+  /** What its playlist was found to write around its names (decoration.ts). */
+  readonly learned?: Learned;
+  /** Filled with what the learning pass needs of its edges. */
+  readonly edges?: NameEdges;
+}
 
 /** A channel name read into its identity. */
 export interface NameReading {
@@ -59,11 +75,18 @@ export function prepared(name: string, styled?: string[]): string {
  * Reads a channel name; `learned`: what its playlist was found to write around its names.
  * @example readName('|UK| BBC One Scotland FHD') // { tokens: ['bbc', '1', 'scotland'], shift: 0, country: 'uk' }
  */
-export function readName(name: string, learned?: Learned): NameReading {
-  let text = prepared(name);
+export function readName(name: string, options: ReadOptions = {}): NameReading {
+  const { learned, edges } = options;
+  let text = prepared(name, edges?.tags);
   const lead = leadingRun(text, fold, learned);
   text = lead.text;
   let country = lead.country;
+  if (edges !== undefined) {
+    edges.run = lead.run;
+    if (lead.country !== undefined) edges.country = lead.country;
+    const word = leadCandidate(text, fold);
+    if (word !== undefined) edges.lead = word;
+  }
   // A code glued to the name by a hyphen, in capitals (`UK-BBC ONE`, `DE-ZDF`), when the rest
   // still names something: `RU-TV`, `TV-3`, `AL-JAZEERA` and `Al-Jazeera` are names.
   if (country === undefined) {
@@ -85,10 +108,24 @@ export function readName(name: string, learned?: Learned): NameReading {
   text = station.text;
   text = NON_ASCII.test(text) ? fold(text) : text.toLowerCase();
   // A panel's duplicate number at the end (`BBC One HD #2`) is not part of the name.
-  text = text.replace(QUALITY_PHRASES, ' ').replace(/\s#\d{1,2}\s*$/, ' ');
+  text = text
+    .replace(QUALITY_PHRASES, (phrase) => {
+      edges?.tags.push(phrase.replace(/\d/g, '#'));
+      return TAG_MARK;
+    })
+    .replace(/\s#\d{1,2}\s*$/, ' ');
   const trail = trailingRun(text, learned);
   text = trail.text;
   country ??= trail.country;
+  if (edges !== undefined) {
+    edges.tags.push(...trail.removed);
+    const last = trailCandidate(text, edges.tags);
+    if (last.word !== undefined) {
+      edges.trail = last.word;
+      edges.trailApart = last.apart;
+    }
+    edges.number = last.number;
+  }
   // Brackets of any kind (`()`, `⟦⟧`, `【】`): notes and tags go; a country code is a hint;
   // anything else is part of the name (`Россия 24 (Благовещенск)`, `ABC (KERO)`).
   text = text.replace(/\p{Ps}([^\p{Ps}\p{Pe}]*)\p{Pe}/gu, (_all, inner: string) => {

@@ -88,6 +88,13 @@ function styleOf(ch: string): Style {
 }
 
 /**
+ * What a tag set aside leaves (one set apart by its style, a phrase such as `H.265`): a mark (a
+ * character of the private use area, which no name holds), so that a word after it still stands
+ * where tags do (edges.ts).
+ */
+export const TAG_MARK = ' \ue000 ';
+
+/**
  * The name without the runs of letters written in another style than most of its letters: a
  * tag set apart by its style (`BBC One ᴴᴰ`, `CBC ᴿᵀᴷ`, `ʙʙᴄ ᴏɴᴇ NFT`). A name written wholly in
  * one style (`ʙʙᴄ ᴏɴᴇ`, `ＢＢＣ`) keeps all of it. Runs end at a space, a mark or a change of
@@ -97,46 +104,41 @@ export function withoutStyledTags(text: string, styled?: string[]): string {
   if (!STYLED.test(text)) return text;
   const chars = [...text];
   const styles = chars.map(styleOf);
-  const counts: Record<Style, number> = { plain: 0, small: 0, super: 0, compat: 0, none: 0 };
-  for (const s of styles) counts[s]++;
-  let main: Style = 'plain';
-  for (const s of ['small', 'super', 'compat'] as const) if (counts[s] > counts[main]) main = s;
-  if (counts.plain + counts.small + counts.super + counts.compat === counts[main]) return text;
-  let out = '';
-  let run = '';
-  let runStyle: Style = 'none';
-  let runStart = 0;
-  const glued = (i: number) => i >= 0 && i < chars.length && /[\p{L}\p{N}]/u.test(chars[i]!);
-  const flush = (end: number) => {
-    // Superscripts and small capitals are tags even glued to a word (`HBOᴴᴰ`); other styles
-    // only set apart (`Proﬁle` keeps its ligature, `2х2` its letter).
-    const apart = runStyle === 'super' || runStyle === 'small' || !(glued(runStart - 1) || glued(end));
-    if (runStyle !== 'none' && runStyle !== main && apart) {
-      out += ' ';
-      styled?.push(run);
-    } else out += run;
-    run = '';
-    runStyle = 'none';
-  };
+  // Runs of letters of one style (plain digits go with the run they stand in: `ᴀʙ1`, `¹⁰⁸⁰ᵖ`),
+  // and what stands between them.
+  const runs: { start: number; end: number; style: Style }[] = [];
   for (let i = 0; i < chars.length; i++) {
-    const ch = chars[i]!;
     const s = styles[i]!;
+    const last = runs[runs.length - 1];
     if (s === 'none') {
-      // Plain digits stay in their run (`ᴀʙ1`, `¹⁰⁸⁰ᵖ`); anything else ends it.
-      if (/\p{N}/u.test(ch) && run !== '') run += ch;
-      else {
-        flush(i);
-        out += ch;
-      }
+      if (last !== undefined && last.end === i && /\p{N}/u.test(chars[i]!)) last.end = i + 1;
       continue;
     }
-    if (runStyle !== 'none' && s !== runStyle) flush(i);
-    if (run === '') runStart = i;
-    run += ch;
-    runStyle = s;
+    if (last !== undefined && last.end === i && last.style === s) last.end = i + 1;
+    else runs.push({ start: i, end: i + 1, style: s });
   }
-  flush(chars.length);
-  return out;
+  // The name's style: the one most of its letters are written in, tags and codes not counted
+  // (`ᴀᴄɪ ꜱᴘᴏʀᴛ ᴛᴠ HEVC AICT` is a name in small capitals).
+  const counts: Record<Style, number> = { plain: 0, small: 0, super: 0, compat: 0, none: 0 };
+  for (const r of runs) {
+    const word = smallCapitals(chars.slice(r.start, r.end).join('').normalize('NFKC'));
+    if (!isTag(word) && !isCountry(word)) counts[r.style] += r.end - r.start;
+  }
+  let main: Style = 'plain';
+  for (const s of ['small', 'super', 'compat'] as const) if (counts[s] > counts[main]) main = s;
+  const glued = (i: number) => i >= 0 && i < chars.length && /[\p{L}\p{N}]/u.test(chars[i]!);
+  let out = '';
+  let at = 0;
+  for (const r of runs) {
+    // Superscripts and small capitals are tags even glued to a word (`HBOᴴᴰ`); other styles
+    // only set apart (`Proﬁle` keeps its ligature, `2х2` its letter).
+    const apart = r.style === 'super' || r.style === 'small' || !(glued(r.start - 1) || glued(r.end));
+    if (r.style === main || !apart) continue;
+    out += chars.slice(at, r.start).join('') + TAG_MARK;
+    styled?.push(chars.slice(r.start, r.end).join(''));
+    at = r.end;
+  }
+  return at === 0 ? text : out + chars.slice(at).join('');
 }
 
 /** Two regional indicators (a flag, `🇨🇦`) as the country code they spell, in brackets: `[CA]`. */

@@ -61,7 +61,7 @@ export const REGIONS = set(
 export const QUALITY_WORDS = set(`
   hd fhd uhd qhd shd sd hq lq hdtv fullhd ultrahd hdr hdr10 sdr 4k 8k 2k 1k hevc avc h264 h265 x264 x265 264 265 av1
   vp9 mpeg2 mpeg4 raw vip backup bkp alt orig original 10bit 8bit multiaudio multisub dolby atmos dts aac ac3 hls
-  mp4 ts m3u8 low mid high
+  mp4 ts m3u8 low mid high fps
 `);
 
 /** Quality and format tags of several words or with digits, as regular expressions (whole words). */
