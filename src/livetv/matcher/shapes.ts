@@ -107,33 +107,49 @@ export function withoutStyledTags(text: string, styled?: string[]): string {
   // Runs of letters of one style (plain digits go with the run they stand in: `ᴀʙ1`, `¹⁰⁸⁰ᵖ`),
   // and what stands between them.
   const runs: { start: number; end: number; style: Style }[] = [];
+  const digit = (i: number) => styles[i] === 'none' && /\p{N}/u.test(chars[i]!);
   for (let i = 0; i < chars.length; i++) {
     const s = styles[i]!;
     const last = runs[runs.length - 1];
     if (s === 'none') {
-      if (last !== undefined && last.end === i && /\p{N}/u.test(chars[i]!)) last.end = i + 1;
+      if (last !== undefined && last.end === i && digit(i)) last.end = i + 1;
       continue;
     }
     if (last !== undefined && last.end === i && last.style === s) last.end = i + 1;
-    else runs.push({ start: i, end: i + 1, style: s });
+    else {
+      // Digits just before it are its own (`4k`), unless a run already took them.
+      let start = i;
+      while (start > 0 && digit(start - 1) && (last === undefined || last.end < start)) start--;
+      runs.push({ start, end: i + 1, style: s });
+    }
   }
   // The name's style: the one most of its letters are written in, tags and codes not counted
-  // (`ᴀᴄɪ ꜱᴘᴏʀᴛ ᴛᴠ HEVC AICT` is a name in small capitals).
+  // (`ᴀᴄɪ ꜱᴘᴏʀᴛ ᴛᴠ HEVC AICT` is a name in small capitals); of two as many, its first word's.
   const counts: Record<Style, number> = { plain: 0, small: 0, super: 0, compat: 0, none: 0 };
+  const word = (r: { start: number; end: number }) =>
+    smallCapitals(chars.slice(r.start, r.end).join('').normalize('NFKC'));
+  let first: Style | undefined;
   for (const r of runs) {
-    const word = smallCapitals(chars.slice(r.start, r.end).join('').normalize('NFKC'));
-    if (!isTag(word) && !isCountry(word)) counts[r.style] += r.end - r.start;
+    const w = word(r);
+    if (isTag(w) || isCountry(w)) continue;
+    counts[r.style] += r.end - r.start;
+    first ??= r.style;
   }
-  let main: Style = 'plain';
-  for (const s of ['small', 'super', 'compat'] as const) if (counts[s] > counts[main]) main = s;
+  let main: Style = first ?? 'plain';
+  for (const s of ['plain', 'small', 'super', 'compat'] as const) if (counts[s] > counts[main]) main = s;
   const glued = (i: number) => i >= 0 && i < chars.length && /[\p{L}\p{N}]/u.test(chars[i]!);
   let out = '';
   let at = 0;
   for (const r of runs) {
+    if (r.style === main) continue;
+    const w = word(r);
+    const apart = !(glued(r.start - 1) || glued(r.end));
     // Superscripts and small capitals are tags even glued to a word (`HBOᴴᴰ`); other styles
-    // only set apart (`Proﬁle` keeps its ligature, `2х2` its letter).
-    const apart = r.style === 'super' || r.style === 'small' || !(glued(r.start - 1) || glued(r.end));
-    if (r.style === main || !apart) continue;
+    // only set apart (`Proﬁle` keeps its ligature, `2х2` its letter), and plain letters only two
+    // or more (a name in small capitals writes its `X` plainly: `9X ᴊᴀʟᴡᴀ`).
+    if (r.style === 'plain' ? !apart || /^\P{L}*\p{L}\P{L}*$/u.test(w) : r.style === 'compat' && !apart) continue;
+    // A code or a tag set apart is read as one wherever it stands (edges.ts), in any style.
+    if (apart && (isCountry(w) || isTag(w))) continue;
     out += chars.slice(at, r.start).join('') + TAG_MARK;
     styled?.push(chars.slice(r.start, r.end).join(''));
     at = r.end;
