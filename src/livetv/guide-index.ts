@@ -156,22 +156,23 @@ export class GuideIndex {
 
 /**
  * One answer of a name read two ways: as its shapes say (`plain`) and as its playlist's
- * decoration reads it (`decorated`). Either one alone decides; both the same channel, the surer
- * rule; two channels, neither: the name is ambiguous, and both are its candidates for review.
+ * decoration reads it (`decorated`). The decorated reading decides, the plain one agreeing or
+ * finding nothing, or finding by score what it finds exactly; when the plain reading finds a
+ * channel the decorated one does not, the name is ambiguous, and both readings' channels are its
+ * candidates for review.
  */
 function settled(plain: Resolution, decorated: Resolution): Resolution {
-  if (decorated.key === undefined) {
-    if (plain.key !== undefined) return plain;
-    const candidates = merged(plain.candidates, decorated.candidates);
-    return candidates.length > 0 ? { candidates } : {};
-  }
-  if (plain.key === undefined) return decorated;
-  if (plain.key === decorated.key) {
-    if (decorated.rule === 'normalizedName') return decorated;
+  // An exact name read without its decoration beats a score of it read with it.
+  const exact = decorated.rule === 'normalizedName' && plain.rule === 'scored';
+  if (decorated.key !== undefined && (plain.key === undefined || plain.key === decorated.key || exact)) {
+    if (plain.key === undefined || decorated.rule === 'normalizedName') return decorated;
     return (decorated.score ?? 0) > (plain.score ?? 0) ? decorated : plain;
   }
-  const asCandidate = (r: Resolution): NameMatch => ({ id: r.key!, score: r.score ?? 1 });
-  return { candidates: merged([asCandidate(plain), asCandidate(decorated)], plain.candidates, decorated.candidates) };
+  // Two channels, or one the decorated reading does not find (`us national geographic` finds
+  // `National Geographic US` by a word the playlist writes before every name): for review.
+  const asCandidate = (r: Resolution): NameMatch[] => (r.key === undefined ? [] : [{ id: r.key, score: r.score ?? 1 }]);
+  const candidates = merged(asCandidate(plain), asCandidate(decorated), plain.candidates, decorated.candidates);
+  return candidates.length > 0 ? { candidates } : {};
 }
 
 /** Candidates of several lists, each guide channel once, best first, at most 3. */

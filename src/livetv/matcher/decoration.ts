@@ -18,7 +18,7 @@ import { readName } from './read-name.js';
 export const MIN_NAMES = 3;
 export const MIN_SHARE = 0.05;
 /** Most share of the guides' channels whose names may hold a learned word... */
-export const MAX_GUIDE_SHARE = 0.01;
+export const MAX_GUIDE_SHARE = 0.05;
 /** ...which must also be this many times rarer there than at the playlist's edges. */
 export const RARER = 10;
 /** Least names, and least share of its names, in which a trailing word must stand where tags do to be one. */

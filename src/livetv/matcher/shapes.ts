@@ -148,8 +148,9 @@ export function withoutStyledTags(text: string, styled?: string[]): string {
     // only set apart (`Proﬁle` keeps its ligature, `2х2` its letter), and plain letters only two
     // or more (a name in small capitals writes its `X` plainly: `9X ᴊᴀʟᴡᴀ`).
     if (r.style === 'plain' ? !apart || /^\P{L}*\p{L}\P{L}*$/u.test(w) : r.style === 'compat' && !apart) continue;
-    // A code or a tag set apart is read as one wherever it stands (edges.ts), in any style.
-    if (apart && (isCountry(w) || isTag(w))) continue;
+    // A tag set apart is read as one wherever it stands, and a code written plainly in a name of
+    // another style (`(BR) ᴛᴠ ᴀᴘᴀʀᴇᴄɪᴅᴀ`) is read as a code (edges.ts).
+    if (apart && (isTag(w) || (r.style === 'plain' && isCountry(w)))) continue;
     out += chars.slice(at, r.start).join('') + TAG_MARK;
     styled?.push(chars.slice(r.start, r.end).join(''));
     at = r.end;
