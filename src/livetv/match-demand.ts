@@ -146,6 +146,10 @@ export class MatchDemand {
         addTo(this.#keys, form.key, s.shiftHours);
         if (indexed) this.#scored!.add(i, form, true);
       }
+      // The guides may confirm part of what touches it: those readings are wanted by key too.
+      for (const variant of found.decoration.variants(found.at)) {
+        for (const form of subjectForms(s, undefined, variant)) addTo(this.#keys, form.key, s.shiftHours);
+      }
     }
     for (const decoration of this.#decorations.values()) decoration.prune();
   }

@@ -31,6 +31,8 @@ const REPORTED = 8;
 /** Distinct prefixes and tags counted at most (a playlist of random names could have one each). */
 const COUNTED = 2_000;
 
+const NONE: ReadonlySet<string> = new Set();
+
 /** How many of the guides' channels have a name holding a word. */
 export interface GuideWords {
   readonly channels: number;
@@ -56,6 +58,8 @@ export interface DecorationReport {
     readonly trailing: readonly string[];
     /** Its names end with a bare number shaped like a resolution (`… 1080`), read as a tag. */
     readonly bareResolutions: boolean;
+    /** Its names start with a number set apart by a mark (`101 | …`): its own numbering, not a name's. */
+    readonly numbering: boolean;
   };
 }
 
@@ -77,6 +81,8 @@ export class Decoration {
   /** Of those, how many stood where tags do (after a tag, or set apart by a mark). */
   readonly #trailApart = new Map<string, number>();
   #numbers = 0;
+  /** Names that start with a number set apart by a mark (`101 | …`). */
+  #numbered = 0;
   readonly #prefixes = new Map<string, number>();
   readonly #tags = new Map<string, number>();
   readonly #countries = new Map<string, number>();
@@ -97,12 +103,17 @@ export class Decoration {
     if (edges.country !== undefined) bump(this.#countries, edges.country);
     if (edges.lead !== undefined) bump(this.#lead, edges.lead);
     if (edges.number) this.#numbers++;
+    if (edges.numbered) this.#numbered++;
     if (edges.trail !== undefined) {
       bump(this.#trail, edges.trail);
       if (edges.trailApart) bump(this.#trailApart, edges.trail);
     }
-    const any = edges.lead !== undefined || edges.trail !== undefined || edges.number;
-    this.#edges.push(any ? `${edges.lead ?? ''}\u0000${edges.trail ?? ''}\u0000${edges.number ? '#' : ''}` : undefined);
+    const any = edges.lead !== undefined || edges.trail !== undefined || edges.number || edges.numbered;
+    this.#edges.push(
+      any
+        ? `${edges.lead ?? ''}\u0000${edges.trail ?? ''}\u0000${edges.number ? '#' : ''}\u0000${edges.numbered ? '#' : ''}`
+        : undefined,
+    );
     this.#candidate = null;
     this.#confirmed = null;
   }
@@ -118,12 +129,45 @@ export class Decoration {
   touches(i: number, learned: Learned | undefined): boolean {
     const edges = this.#edges[i];
     if (learned === undefined || edges === undefined) return false;
-    const [lead, trail, number] = edges.split('\u0000') as [string, string, string];
+    const [lead, trail, number, numbered] = edges.split('\u0000') as [string, string, string, string];
     return (
       (lead !== '' && learned.lead.has(lead)) ||
       (trail !== '' && learned.trail.has(trail)) ||
-      (number !== '' && learned.numbers)
+      (number !== '' && learned.numbers) ||
+      (numbered !== '' && learned.numbered === true)
     );
+  }
+
+  /**
+   * The readings the guides' evidence could leave name number `i` with besides the candidates'
+   * own: each part of the candidates that touches it (its first word, its last, its bare
+   * resolution, its numbering) kept or taken away, at least one kept and not all.
+   */
+  variants(i: number): Learned[] {
+    const learned = this.candidate();
+    const edges = this.#edges[i];
+    if (learned === undefined || edges === undefined) return [];
+    const [lead, trail, number, numbered] = edges.split('\u0000') as [string, string, string, string];
+    const parts = [
+      lead !== '' && learned.lead.has(lead),
+      trail !== '' && learned.trail.has(trail),
+      number !== '' && learned.numbers,
+      numbered !== '' && learned.numbered === true,
+    ];
+    const touching = parts.filter(Boolean).length;
+    if (touching < 2) return [];
+    const out: Learned[] = [];
+    for (let mask = 1; mask < 16; mask++) {
+      if ([0, 1, 2, 3].some((b) => mask & (1 << b) && !parts[b])) continue;
+      if ([0, 1, 2, 3].filter((b) => mask & (1 << b)).length === touching) continue;
+      out.push({
+        lead: mask & 1 ? learned.lead : NONE,
+        trail: mask & 2 ? learned.trail : NONE,
+        numbers: (mask & 4) !== 0,
+        numbered: (mask & 8) !== 0,
+      });
+    }
+    return out;
   }
 
   /**
@@ -158,7 +202,9 @@ export class Decoration {
         }),
       );
       const numbers = this.#enough(this.#numbers);
-      this.#candidate = lead.size > 0 || trail.size > 0 || numbers ? { lead, trail, numbers } : undefined;
+      const numbered = this.#enough(this.#numbered);
+      this.#candidate =
+        lead.size > 0 || trail.size > 0 || numbers || numbered ? { lead, trail, numbers, numbered } : undefined;
     }
     return this.#candidate;
   }
@@ -187,12 +233,14 @@ export class Decoration {
       this.#confirmed = candidate;
       return candidate;
     }
+    const numbered = candidate.numbered === true;
     this.#confirmed =
-      lead.size > 0 || trail.size > 0 || candidate.numbers
+      lead.size > 0 || trail.size > 0 || candidate.numbers || numbered
         ? {
             lead,
             trail,
             numbers: candidate.numbers,
+            numbered,
             ...(candidate.numbers ? { dropsNumber: numberDropper(guide) } : {}),
           }
         : undefined;
@@ -219,6 +267,7 @@ export class Decoration {
         leading: [...(learned?.lead ?? [])],
         trailing: [...(learned?.trail ?? [])],
         bareResolutions: learned?.numbers ?? false,
+        numbering: learned?.numbered ?? false,
       },
     };
   }

@@ -23,6 +23,8 @@ export interface Learned {
   readonly trail: ReadonlySet<string>;
   /** Its names end with a bare number shaped like a resolution as a tag (`… 1080`). */
   readonly numbers: boolean;
+  /** Its names start with a number set apart by a mark: its own numbering (`101 | CBC News`). */
+  readonly numbered?: boolean;
   /** A bare number the guides' names hold as a word (`TV 1000`) stays: false to keep it. */
   readonly dropsNumber?: (n: string) => boolean;
 }
@@ -92,6 +94,11 @@ export function leadingRun(
   fold: Fold,
   learned?: Learned,
 ): { text: string; country?: string; run: string } {
+  const numbering = learned?.numbered ? numberedPrefix(text) : 0;
+  if (numbering > 0) {
+    const rest = leadingRun(text.slice(numbering), fold, { ...learned!, numbered: false });
+    return { ...rest, run: `${text.slice(0, numbering).trim()} ${rest.run}`.trim() };
+  }
   const pieces = piecesOf(text, LEAD_PIECES);
   let cut = 0;
   let country: string | undefined;
@@ -136,6 +143,24 @@ export function leadingRun(
   return cut === 0
     ? { text, run: '' }
     : { text: text.slice(cut), run: text.slice(0, cut).trim(), ...(country !== undefined ? { country } : {}) };
+}
+
+/**
+ * The length of a number a name starts with, set apart by a mark (`101 | `, `7. `, `012 ⊹ `),
+ * when what follows names something; 0 for none.
+ */
+export function numberedPrefix(text: string): number {
+  const pieces = piecesOf(text, 3);
+  const [number, mark, next] = pieces;
+  if (number?.word === undefined || !/^\d{1,5}$/.test(number.word) || mark?.mark === undefined || next === undefined)
+    return 0;
+  if (!(separates(mark.mark) || mark.mark === '.') || OPENS.test(mark.mark)) return 0;
+  return text
+    .slice(next.start)
+    .split(/[^\p{L}\p{N}]+/u)
+    .some(namesSomething)
+    ? next.start
+    : 0;
 }
 
 /** Pieces read for the trailing run, at most (a name is at most MAX_NAME characters). */
@@ -208,6 +233,8 @@ export interface NameEdges {
   trailApart?: boolean;
   /** A bare number shaped like a resolution ends the name, before its tags or that word. */
   number?: boolean;
+  /** The name starts with a number set apart by a mark (`101 | …`): run and lead are read after it. */
+  numbered?: boolean;
   /** Tags set aside at its edges (digits as `#`), and codes after a mark at the end. */
   readonly tags: string[];
 }

@@ -12,7 +12,15 @@
  * Greek are transliterated to Latin, so `Россия 24` reads as `rossiya 24`.
  */
 import { type CallSign, readCallSign } from './call-sign.js';
-import { type Learned, leadCandidate, leadingRun, type NameEdges, trailCandidate, trailingRun } from './edges.js';
+import {
+  type Learned,
+  leadCandidate,
+  leadingRun,
+  type NameEdges,
+  numberedPrefix,
+  trailCandidate,
+  trailingRun,
+} from './edges.js';
 import {
   flagsAsCodes,
   isCountry,
@@ -79,14 +87,18 @@ export function readName(name: string, options: ReadOptions = {}): NameReading {
   const { learned, edges } = options;
   let text = prepared(name, edges?.tags);
   const lead = leadingRun(text, fold, learned);
-  text = lead.text;
-  let country = lead.country;
   if (edges !== undefined) {
-    edges.run = lead.run;
-    if (lead.country !== undefined) edges.country = lead.country;
-    const word = leadCandidate(text, fold);
+    // A number the name starts with, set apart (`101 | CA | CBC`): its run and first word are after it.
+    const numbering = lead.run === '' ? numberedPrefix(text) : 0;
+    const seen = numbering > 0 ? leadingRun(text.slice(numbering), fold) : lead;
+    if (numbering > 0) edges.numbered = true;
+    edges.run = seen.run;
+    if (seen.country !== undefined) edges.country = seen.country;
+    const word = leadCandidate(seen.text, fold);
     if (word !== undefined) edges.lead = word;
   }
+  text = lead.text;
+  let country = lead.country;
   // A code glued to the name by a hyphen, in capitals (`UK-BBC ONE`, `DE-ZDF`), when the rest
   // still names something: `RU-TV`, `TV-3`, `AL-JAZEERA` and `Al-Jazeera` are names.
   if (country === undefined) {
