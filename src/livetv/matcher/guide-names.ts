@@ -349,12 +349,12 @@ export class GuideNames {
     const stamp = ++this.#search;
     let scored = 0;
     const once = (n: number) => {
-      if (this.#seen[n] === stamp || scored >= MAX_SCORED) return;
+      if (this.#seen[n] === stamp) return false;
       this.#seen[n] = stamp;
-      scored++;
       visit(n);
+      return ++scored >= MAX_SCORED;
     };
-    for (const i of playlistProbes(postings, p, share, this.#stations)) postings.probe(p, i, once);
+    for (const i of playlistProbes(postings, p, share, this.#stations)) if (postings.probe(p, i, once)) break;
   }
 
   /** Document frequencies and the names that variants extend, once the guides are read. */

@@ -4,5 +4,5 @@ export { formOf, formsOfChannel, keyOf, type NameForm, TokenPool } from './form.
 export { countryOfId, idStem } from './guide-ids.js';
 export { GuideNames, type NameMatch, type ScoredMatch, type ScoredOptions } from './guide-names.js';
 export { PlaylistNames } from './playlist-names.js';
-export { countryOf, type NameReading, type ReadOptions, readName } from './read-name.js';
+export { countryOf, MAX_NAME, MAX_TOKENS, type NameReading, type ReadOptions, readName } from './read-name.js';
 export { BETA, FEED, OPTIMISTIC, Scorer } from './score.js';

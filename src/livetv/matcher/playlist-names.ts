@@ -14,6 +14,12 @@ import { Postings, probeSet } from './postings.js';
 import { OPTIMISTIC, Scorer } from './score.js';
 
 const NONE: ReadonlySet<string> = new Set();
+/**
+ * Playlist names scored per guide name at most, the rarest probes first: names that share words
+ * with every guide channel cost each guide channel no more than this (the guide side's bound is
+ * guide-names.ts's MAX_SCORED).
+ */
+const MAX_SCORED = 2_000;
 /** Form slots per subject: two names as read, two as read with the playlist's decoration. */
 const SLOTS = 4;
 
@@ -132,13 +138,16 @@ export class PlaylistNames {
         true,
       );
       if (g.call !== undefined) probes.push(...stationTokens(g, NONE));
+      let scored = 0;
       for (const i of probes) {
-        postings.probe(g, i, (n) => {
-          if (this.#seen[n] === stamp) return;
+        const stopped = postings.probe(g, i, (n) => {
+          if (this.#seen[n] === stamp) return false;
           this.#seen[n] = stamp;
           const score = this.#scorer.score(this.#forms[n]!, g, OPTIMISTIC);
           if (score >= floor) found(this.#subjects[n]!, score);
+          return ++scored >= MAX_SCORED;
         });
+        if (stopped) break;
       }
     }
   }
