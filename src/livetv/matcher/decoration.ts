@@ -12,6 +12,7 @@
  * brand, `CA` is not a word of any guide name).
  */
 import type { Learned, NameEdges } from './edges.js';
+import type { GuideWords } from './guide-words.js';
 import { readName } from './read-name.js';
 
 /** Least names a word must stand at the edge of, and least share of the playlist's names, to be a candidate. */
@@ -32,15 +33,6 @@ const REPORTED = 8;
 const COUNTED = 2_000;
 
 const NONE: ReadonlySet<string> = new Set();
-
-/** How many of the guides' channels have a name holding a word. */
-export interface GuideWords {
-  readonly channels: number;
-  /** Per word of `words` (folded tokens), how many guide channels have a name that holds it. */
-  counts(words: ReadonlySet<string>): ReadonlyMap<string, number>;
-  /** Every number a guide name holds as a word. */
-  readonly numbers: ReadonlySet<string>;
-}
 
 /** What a playlist was found to write around its names (`import --json`, `status --matches`). */
 export interface DecorationReport {

@@ -5,10 +5,10 @@
  * threshold and clearly beats the runner-up), once every guide has been read.
  */
 
-import type { GuideWords } from './decoration.js';
 import { formsOfChannel, type NameForm } from './form.js';
 import { type Frozen, frozenContexts } from './guide-contexts.js';
 import { countryOfId, idStem, sameCountry } from './guide-ids.js';
+import { type GuideWords, guideWords } from './guide-words.js';
 import { Postings } from './postings.js';
 import { playlistProbes } from './probes.js';
 import { type GuideContext, minCoverP, Scorer } from './score.js';
@@ -295,32 +295,7 @@ export class GuideNames {
    * what a playlist's learned decoration is checked against (decoration.ts).
    */
   words(): GuideWords {
-    const channels = this.#ids.length;
-    const forms = this.#forms;
-    let numbers: Set<string> | undefined;
-    return {
-      channels,
-      counts: (words) => {
-        const counts = new Map<string, number>();
-        if (words.size === 0) return counts;
-        const seen = new Set<string>();
-        for (let c = 0; c < channels; c++) {
-          seen.clear();
-          for (let n = this.#firstName[c]!; n !== -1; n = this.#nextName[n]!) {
-            for (const t of this.#forms[n]!.tokens) if (words.has(t)) seen.add(t);
-          }
-          for (const t of seen) counts.set(t, (counts.get(t) ?? 0) + 1);
-        }
-        return counts;
-      },
-      get numbers() {
-        if (numbers === undefined) {
-          numbers = new Set<string>();
-          for (const form of forms) for (const t of form.tokens) if (/^\d+$/.test(t)) numbers.add(t);
-        }
-        return numbers;
-      },
-    };
+    return guideWords(this.#ids.length, (c) => this.#namesOfChannel(c), this.#forms);
   }
 
   /** Channel `c`'s id stem (idStem), computed once. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { countryOf } from './countries.js';
 import { formOf, loose } from './form.js';
-import { countryOf, readName } from './read-name.js';
+import { readName } from './read-name.js';
 
 const tokens = (name: string) => readName(name).tokens.join(' ');
 

@@ -300,15 +300,3 @@ function joinLetters(tokens: string[], bracketed: boolean[]): void {
 function isLetter(token: string): boolean {
   return token.length === 1 && /\p{L}/u.test(token);
 }
-
-/**
- * The country or language a text names: a code on its own (`USA`, `uk`, a flag), or a prefix
- * (`UK | News`, `◉ CA ◉ News`).
- * @example countryOf('UK | Entertainment') // 'uk'
- */
-export function countryOf(text: string): string | undefined {
-  const t = prepared(text);
-  if (isCountry(t)) return t.toLowerCase().replace(/-/g, '');
-  // A word after it, so that a prefix with nothing after (`UK |`) is read as one.
-  return leadingRun(`${t} ⁝ group`, fold).country;
-}
