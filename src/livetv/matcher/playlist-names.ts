@@ -34,6 +34,8 @@ export class PlaylistNames {
    * them as its playlist's learned decoration reads them (decoration.ts). Its names read once only.
    */
   #bySubject: Int32Array;
+  /** By slot, a subject's own form where the indexed one of its key names another country. */
+  readonly #own = new Map<number, NameForm>();
   /** Built on first use, once every playlist channel has been added. */
   #postings: Postings | undefined;
   readonly #scorer = new Scorer();
@@ -62,7 +64,10 @@ export class PlaylistNames {
       this.#remember(subject, n, learned);
       return;
     }
-    this.#remember(subject, n, learned);
+    const slot = this.#remember(subject, n, learned);
+    // One form per key is indexed; a name that reads the same with another prefix's country
+    // (`|UK| Sky News`, `|US| Sky News`) keeps its own, for the hints that break ties.
+    if (slot >= 0 && this.#forms[n]!.country !== form.country) this.#own.set(slot, form);
     const list = this.#subjects[n]!;
     if (typeof list === 'number') {
       if (list !== subject) this.#subjects[n] = [list, subject];
@@ -78,14 +83,23 @@ export class PlaylistNames {
     const first = this.#bySubject[at];
     if (first === undefined || first === -1) return undefined;
     const second = this.#bySubject[at + 1]!;
-    return second === -1 ? [this.#forms[first]!] : [this.#forms[first]!, this.#forms[second]!];
+    const form = (slot: number, n: number) => this.#own.get(slot) ?? this.#forms[n]!;
+    return second === -1 ? [form(at, first)] : [form(at, first), form(at + 1, second)];
   }
 
-  #remember(subject: number, n: number, learned: boolean): void {
+  /** Records form `n` in one of `subject`'s slots; returns the slot, or -1 (it had it, or no slot is free). */
+  #remember(subject: number, n: number, learned: boolean): number {
     const at = subject * SLOTS + (learned ? 2 : 0);
-    if (at + 1 >= this.#bySubject.length) return;
-    if (this.#bySubject[at] === -1) this.#bySubject[at] = n;
-    else if (this.#bySubject[at] !== n && this.#bySubject[at + 1] === -1) this.#bySubject[at + 1] = n;
+    if (at + 1 >= this.#bySubject.length) return -1;
+    if (this.#bySubject[at] === -1) {
+      this.#bySubject[at] = n;
+      return at;
+    }
+    if (this.#bySubject[at] !== n && this.#bySubject[at + 1] === -1) {
+      this.#bySubject[at + 1] = n;
+      return at + 1;
+    }
+    return -1;
   }
 
   /**
