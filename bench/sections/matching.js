@@ -275,7 +275,8 @@ async function speed(root, dir, work, rounds, log) {
 
 /** @example const result = await runMatching({ root, dir, log: console.log, quick: false }) */
 export async function runMatching({ root, dir, log, quick }) {
-  const corpusDir = join(root, '..', 'shared', 'corpus', 'matching');
+  // The corpus MARQUEE_CORPUS names (as the tests read it), else ../shared/corpus beside the repository.
+  const corpusDir = join(process.env.MARQUEE_CORPUS || join(root, '..', 'shared', 'corpus'), 'matching');
   const set = JSON.parse(gunzipSync(readFileSync(join(corpusDir, 'dev.json.gz'))).toString('utf8'));
   const date = new Date().toISOString().slice(0, 10);
   const base = join(dir, 'matching');

@@ -88,7 +88,6 @@ export function matchesLines(s: MatchesStatus): string[] {
     `matches: ${s.channels} channels; ${s.withGuide} with a guide channel (${s.scored} by score), ` +
       `${s.withoutGuide.length} without${s.pinnedToNone > 0 ? ` (and ${s.pinnedToNone} pinned to none)` : ''}; ` +
       `${s.review.length} scored ${s.review.length === 1 ? 'match' : 'matches'} to review`,
-    ...decorationLines(s),
   ];
   const candidates = (r: Review) =>
     r.candidates.length === 0 ? 'none' : r.candidates.map((c) => `${c.id} ${c.score.toFixed(2)}`).join(', ');
@@ -102,6 +101,7 @@ export function matchesLines(s: MatchesStatus): string[] {
     lines.push(`         next:    ${candidates(r)}`);
     lines.push(`         pin it:  livetv.guideOverrides: { ${r.pin} }`);
   }
+  lines.push(...decorationLines(s));
   return lines;
 }
 
