@@ -12,7 +12,7 @@
  * many names that the guides' names rarely hold, and a bare number shaped like a resolution
  * where its names end with one (`TRT HABER 1080`).
  */
-import { BARE_RESOLUTION, isCode, isCountry, isTag, namesSomething } from './shapes.js';
+import { BARE_RESOLUTION, isCode, isCountry, isTag, MARK, namesSomething } from './shapes.js';
 import { COUNTRY2, COUNTRY3, REGIONS, WEAK_WORDS } from './vocabulary.js';
 
 /** What a playlist was found to write around its names, beyond what the shapes say. */
@@ -77,6 +77,9 @@ function isCountryOnly(code: string): boolean {
   return COUNTRY2.has(code) || COUNTRY3.has(code) || REGIONS.has(code);
 }
 
+/** Characters looked at for a mark before reading a leading run piece by piece (codes are at most 6 letters). */
+const QUICK_LOOK = 12;
+
 /** Pieces read from the start for the leading run: a prefix is never longer. */
 const LEAD_PIECES = 14;
 /** Codes a leading run may hold (`|UK| VIP: ★ EN ★ …`). */
@@ -94,6 +97,8 @@ export function leadingRun(
   fold: Fold,
   learned?: Learned,
 ): { text: string; country?: string; run: string } {
+  // Most names start with a word and hold no mark near their start: nothing to set aside.
+  if (learned === undefined && !MARK.test(text.slice(0, QUICK_LOOK))) return { text, run: '' };
   const numbering = learned?.numbered ? numberedPrefix(text) : 0;
   if (numbering > 0) {
     const rest = leadingRun(text.slice(numbering), fold, { ...learned!, numbered: false });
@@ -175,6 +180,8 @@ export function trailingRun(
   text: string,
   learned?: Learned,
 ): { text: string; country?: string; removed: readonly string[] } {
+  // Without learned words, only a code after a mark is set aside: most names hold no mark.
+  if (learned === undefined && !MARK.test(text)) return { text, removed: [] };
   const pieces = piecesOf(text, TRAIL_PIECES);
   let cut = text.length;
   let country: string | undefined;
