@@ -91,12 +91,14 @@ export async function runBounds({ root, dir, work, seed, start, guide, playlist:
     for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
     log(`matching: hostile names: ${c.name}`);
     const args = ['import', '--db', db, '--playlist', c.playlist.path, '--epg', c.guide, '--json'];
-    // `timeout` stops the import itself (exit 124) at the limit; exit 1 is an import whose guide
-    // matched nothing, which is a finished import too.
+    // `timeout` stops the import itself (exit 124, or 137 once killed) at the limit; exit 1 is an
+    // import whose guide matched nothing, which is a finished import too. MALLOC_ARENA_MAX set
+    // keeps `marquee import` from relaunching itself (src/cli/relaunch.ts, the same setting), so
+    // the process `timeout` stops is the import: the build before issue 48 ignored SIGTERM in it.
     const r = await runMeasured(
       'timeout',
       ['--kill-after=5', String(LIMIT_MS / 1000), process.execPath, join(root, 'bin/marquee.js'), ...args],
-      { cores: 'all', okCodes: [0, 1, 124, 137] },
+      { cores: 'all', okCodes: [0, 1, 124, 137], env: { ...process.env, MALLOC_ARENA_MAX: '2' } },
     );
     const finished = r.code === 0 || r.code === 1;
     const report = finished ? JSON.parse(r.stdout).livetv : undefined;
