@@ -22,12 +22,12 @@ describe('the decoration each playlist was found to use', () => {
   it('is in import --json and in status --matches', async () => {
     const now = Math.floor(Date.now() / HOUR) * HOUR;
     const xml = ['<?xml version="1.0" encoding="UTF-8"?>', '<tv>'];
-    CHANNELS.forEach((name, i) => xml.push(`<channel id="c${i}.ca"><display-name>${name}</display-name></channel>`));
-    CHANNELS.forEach((_, i) =>
+    for (const [i, name] of CHANNELS.entries())
+      xml.push(`<channel id="c${i}.ca"><display-name>${name}</display-name></channel>`);
+    for (const [i] of CHANNELS.entries())
       xml.push(
         `<programme start="${stamp(now)}" stop="${stamp(now + HOUR)}" channel="c${i}.ca"><title>t</title></programme>`,
-      ),
-    );
+      );
     writeFileSync(join(cwd, 'guide.xml'), `${[...xml, '</tv>'].join('\n')}\n`);
     const names = CHANNELS.map((n, i) => `◉ CA ${n} ${i % 2 ? '1080' : 'HEVC NFT'}`);
     writeFileSync(
