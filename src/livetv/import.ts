@@ -20,7 +20,7 @@ import {
 import { workDir } from './import-work.js';
 import { GuideIndex, MatchDemand, matchingOf } from './match.js';
 import { keepForReview, type ReviewGuide } from './match-review.js';
-import { EntryList, matchChannels } from './match-step.js';
+import { EntryList, matchChannels, withDecoration } from './match-step.js';
 import {
   attemptOf,
   type GuidePlan,
@@ -190,19 +190,26 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
       // 4. Matching, now that every guide channel is known, and the channels themselves.
       reading = store.file;
       options.onGuidesRead?.();
-      const { matchedBy, unmatched, keysShown, guidesShown, matches } = matchChannels({
-        imp,
-        index: ctx.index,
-        subjects,
-        entries,
-        overrides,
-        keysWritten: ctx.keysWritten,
-        wanted: ctx.wanted,
-        maxListed,
-        warn: warnings.add,
-        formsOf: (i) => demand.formsOf(i),
-        review,
-      });
+      const words = ctx.index.words();
+      const decorations = demand.decorations(words);
+      const { matchedBy, unmatched, keysShown, guidesShown, matches } = matchChannels(
+        {
+          imp,
+          index: ctx.index,
+          subjects,
+          entries,
+          overrides,
+          keysWritten: ctx.keysWritten,
+          wanted: ctx.wanted,
+          maxListed,
+          warn: warnings.add,
+          formsOf: (i) => demand.formsOf(i),
+          learnedFormsOf: (i) => demand.learnedFormsOf(i, words),
+          sourceCountry: (source) => decorations.get(source)?.country,
+          review,
+        },
+        matching.margin,
+      );
 
       // 5. The guides read from their sources are judged by what they yield for our channels.
       for (const g of guides) {
@@ -249,7 +256,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
 
       options.onProgress?.({ phase: 'commit', source: store.file, bytes: 0, records: subjects.length });
       signal?.throwIfAborted();
-      const sources = [...playlists, ...guides].map((p) => reportOf(p, Date.now()));
+      const sources = [...playlists, ...guides].map((p) => withDecoration(reportOf(p, Date.now()), decorations));
       const report = imp.commit({
         warnings: warnings.count(),
         details: { sources, matchedBy, unmatched, warnings: warnings.listed, streamsOverCap },
