@@ -11,6 +11,8 @@ import {
   lookUp,
   type Relay,
   type RelayLimits,
+  type RelayMode,
+  type RelayOptions,
   relayLinks,
   relayStatusFile,
   relayTokens,
@@ -125,6 +127,70 @@ async function panelLimit(
 
 const connections = (n: number) => `${n} connection${n === 1 ? '' : 's'}`;
 
+/** What the relay of `serve` and of `serve --hosted` have in common, made from the settings. */
+interface RunningRelay {
+  readonly relay: Relay;
+  /** The links of stream answers; in hosted mode, those of the source set `set`. */
+  links(set?: string): StreamRelay;
+  /** Stops publishing the status file and closes every session. */
+  stop(): void;
+}
+
+/**
+ * The relay with what both modes give it alike (its limits, tokens on the key ring, the sources'
+ * address rules, the log) and `own`, what each looks up and records its own way; its sessions
+ * published for `marquee status`.
+ */
+function runRelay(
+  settings: Settings,
+  mode: RelayMode,
+  context: { db: string; ring: () => KeyRing; log: RelayLog },
+  own: Pick<RelayOptions, 'resolve' | 'onFailure' | 'sourceLimit' | 'setLimits'>,
+): RunningRelay {
+  const limits = relayLimits(settings);
+  const tokens = relayTokens(context.ring);
+  const log = context.log;
+  const relay = createRelay({
+    tokens,
+    limits,
+    // Streams are held to the address rules of sources (users' sources, in hosted mode).
+    policy: {
+      ...(settings.sources?.allowPrivate !== undefined ? { allowPrivate: settings.sources.allowPrivate } : {}),
+    },
+    ...own,
+    log: {
+      info: (message, fields) => log.event(message, fields),
+      warn: (message, fields) => log.warn(message, fields),
+    },
+  });
+  let status: StatusWriter | undefined;
+  try {
+    status = writeRelayStatus(
+      relayStatusFile(context.db),
+      () => ({
+        sessions: relay.sessions(),
+        limits: { maxUpstreams: limits.maxUpstreams, maxViewers: limits.maxViewers },
+      }),
+      (error) => log.warn('relay: could not write its status file', { reason: error.message }),
+    );
+  } catch {}
+  return {
+    relay,
+    links: (set) =>
+      relayLinks({
+        mode,
+        tokens,
+        ...(set !== undefined ? { set } : {}),
+        ...(settings.relay?.keepDirect ? { keepDirect: true } : {}),
+        ...(settings.publicUrl ? { publicUrl: settings.publicUrl } : {}),
+      }),
+    stop() {
+      status?.stop();
+      relay.close();
+    },
+  };
+}
+
 export interface ServeRelay {
   readonly relay: Relay;
   /** The links the live-TV part lists (StreamRelay). */
@@ -146,8 +212,6 @@ export function startServeRelay(
 ): ServeRelay | undefined {
   const mode = relayMode(settings);
   if (mode === 'off') return undefined;
-  const limits = relayLimits(settings);
-  const tokens = relayTokens(context.ring);
   const health = healthServing(settings);
   const accounts = xtreamSources(settings);
   const userAgents = new Map<string, string>();
@@ -156,16 +220,11 @@ export function startServeRelay(
       userAgents.set(sourceKey('playlist', accounts[i]!.account.location), x.userAgent);
   }
   const log = context.log;
-  const relay = createRelay({
-    tokens,
+  const running = runRelay(settings, mode, context, {
     resolve: (payload, digest) =>
       payload.set === undefined
         ? lookUp(context.store(), payload, digest, { health, userAgentOf: (origin) => userAgents.get(origin) })
         : undefined,
-    limits,
-    policy: {
-      ...(settings.sources?.allowPrivate !== undefined ? { allowPrivate: settings.sources.allowPrivate } : {}),
-    },
     sourceLimit: sourceLimits(settings, log),
     onFailure: (url, state, detail) => {
       context
@@ -175,41 +234,17 @@ export function startServeRelay(
           log.warn('relay: could not record a stream failure in stream health', { reason: error.message }),
         );
     },
-    log: {
-      info: (message, fields) => log.event(message, fields),
-      warn: (message, fields) => log.warn(message, fields),
-    },
-  });
-  let status: StatusWriter | undefined;
-  try {
-    status = writeRelayStatus(
-      relayStatusFile(context.db),
-      () => ({
-        sessions: relay.sessions(),
-        limits: { maxUpstreams: limits.maxUpstreams, maxViewers: limits.maxViewers },
-      }),
-      (error) => log.warn('relay: could not write its status file', { reason: error.message }),
-    );
-  } catch {}
-  const links = relayLinks({
-    mode: mode === 'always' ? 'always' : 'auto',
-    tokens,
-    ...(settings.relay?.keepDirect ? { keepDirect: true } : {}),
-    ...(settings.publicUrl ? { publicUrl: settings.publicUrl } : {}),
   });
   const what =
     mode === 'always'
       ? 'every stream'
       : 'streams a browser cannot play as they are (http: over https, streams that need headers, MPEG-TS)';
   return {
-    relay,
-    links,
+    relay: running.relay,
+    links: running.links(),
     banner: `  relay:     on: ${what} play through this server, one upstream per channel (docs/relay.md)`,
     note: `Channels play through this server's relay: ${what}.`,
-    stop() {
-      status?.stop();
-      relay.close();
-    },
+    stop: running.stop,
   };
 }
 
@@ -241,20 +276,12 @@ export function startHostedRelay(
     maxUpstreams: (typeof hosted === 'object' ? hosted.maxUpstreams : undefined) ?? HOSTED_SET_LIMITS.maxUpstreams,
     maxViewers: (typeof hosted === 'object' ? hosted.maxViewers : undefined) ?? HOSTED_SET_LIMITS.maxViewers,
   };
-  const limits = relayLimits(settings);
-  const tokens = relayTokens(context.ring);
   const log = context.log;
-  const relay = createRelay({
-    tokens,
+  const running = runRelay(settings, mode, context, {
     resolve: (payload, digest) => {
       if (payload.set === undefined) return undefined;
       const store = context.storeOf(payload.set);
       return store === undefined ? undefined : lookUp(store, payload, digest);
-    },
-    limits,
-    // Users' streams are held to the address rules of users' sources.
-    policy: {
-      ...(settings.sources?.allowPrivate !== undefined ? { allowPrivate: settings.sources.allowPrivate } : {}),
     },
     setLimits: caps,
     onFailure: (url, state, detail, target) => {
@@ -263,37 +290,12 @@ export function startHostedRelay(
         ?.recordStreamVerdicts([{ url, state, detail, at: Date.now() }])
         .catch((error: Error) => log.warn('relay: could not record a stream failure', { reason: error.message }));
     },
-    log: {
-      info: (message, fields) => log.event(message, fields),
-      warn: (message, fields) => log.warn(message, fields),
-    },
   });
-  let status: StatusWriter | undefined;
-  try {
-    status = writeRelayStatus(
-      relayStatusFile(context.db),
-      () => ({
-        sessions: relay.sessions(),
-        limits: { maxUpstreams: limits.maxUpstreams, maxViewers: limits.maxViewers },
-      }),
-      (error) => log.warn('relay: could not write its status file', { reason: error.message }),
-    );
-  } catch {}
   return {
-    relay,
-    linksFor: (key) =>
-      relayLinks({
-        mode: mode === 'always' ? 'always' : 'auto',
-        tokens,
-        set: key,
-        ...(settings.relay?.keepDirect ? { keepDirect: true } : {}),
-        ...(settings.publicUrl ? { publicUrl: settings.publicUrl } : {}),
-      }),
+    relay: running.relay,
+    linksFor: (key) => running.links(key),
     note: "Channels play through this server's relay: streams a browser cannot play as they are.",
     banner: `  relay:     on for users' streams (hosted.relay): ${count(caps.maxUpstreams, 'upstream')} and ${count(caps.maxViewers, 'viewer')} per source set (docs/relay.md)`,
-    stop() {
-      status?.stop();
-      relay.close();
-    },
+    stop: running.stop,
   };
 }
