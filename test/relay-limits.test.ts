@@ -5,7 +5,7 @@
  * through with its ranges; the playlist's headers are read from every form a playlist writes them.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { sourceLimits } from '../src/cli/relay-serve.js';
+import { sourceLimits } from '../src/cli/relay-connections.js';
 import { upstreamRequest } from '../src/relay/headers.js';
 import { needsRelay } from '../src/relay/links.js';
 import { parseXtreamAccount } from '../src/sources/xtream/index.js';
