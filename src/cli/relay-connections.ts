@@ -7,6 +7,7 @@ import type { SourceLimit } from '../relay/index.js';
 import { createXtreamClient } from '../sources/xtream/index.js';
 import { sourceKey } from '../store/index.js';
 import { xtreamSources } from './app.js';
+import { count } from './plural.js';
 import type { RelayLog } from './relay-serve.js';
 import type { Settings } from './settings.js';
 
@@ -83,4 +84,4 @@ async function panelLimit(
   };
 }
 
-const connections = (n: number) => `${n} connection${n === 1 ? '' : 's'}`;
+const connections = (n: number) => count(n, 'connection');
