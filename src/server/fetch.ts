@@ -1,3 +1,4 @@
+import { WEB_BYTES } from '../addon/bytes.js';
 import { MarqueeError } from '../errors.js';
 import type { BodyStream, CoreRequest, RequestHandler } from './types.js';
 
@@ -42,13 +43,7 @@ async function readBody(req: Request, maxBytes: number): Promise<Uint8Array> {
     }
     chunks.push(value);
   }
-  const body = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return body;
+  return WEB_BYTES.concat(chunks);
 }
 
 /**
