@@ -19,8 +19,8 @@ export interface FileWatchOptions {
   readonly keyIntervalMs?: number;
   /** A new store was opened at the path: rebuild the add-on on it (the old one closes later). */
   readonly onStore: (store: Store) => void;
-  /** The key ring's content changed: rebuild the add-on. */
-  readonly onKeys: () => void;
+  /** The key ring's content changed (`bytes`, as read): rebuild the add-on. */
+  readonly onKeys: (bytes: Buffer) => void;
   readonly warn: (message: string) => void;
   readonly error: (message: string) => void;
   /** Registers a reload request (SIGHUP); returns how to unregister it. */
@@ -136,7 +136,7 @@ export function watchFiles(options: FileWatchOptions): FileWatch {
 
   const keys = watchKeyRing(options.keyFile, {
     ...(options.keyIntervalMs !== undefined ? { intervalMs: options.keyIntervalMs } : {}),
-    onChange: () => options.onKeys(),
+    onChange: (bytes) => options.onKeys(bytes),
   });
   // SIGHUP: both now, each acting (and logging) only on what changed.
   const unregister = options.onReload?.(() => {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Addon, type WarmUpOptions, warmUp } from '../../addon/index.js';
 import type { SourceState } from '../../livetv/index.js';
@@ -269,10 +269,11 @@ export const serveCommand: Command = {
           addon = buildAddon(next, settings, keyFile, manifestChanged, ++epoch, extras);
           void warm(addon);
         },
-        onKeys: () => {
-          // The ring as the file holds it now; one that cannot be read keeps the relay's tokens as they were.
+        onKeys: (bytes) => {
+          // The ring as the watch read it, not the path opened again (a FIFO there would hold the
+          // thread); one that does not parse keeps the relay's tokens as they were.
           try {
-            ring = parseKeyRing(readFileSync(keyFile, 'utf8'));
+            ring = parseKeyRing(bytes.toString('utf8'));
           } catch {}
           addon = buildAddon(watch.store, settings, keyFile, manifestChanged, ++epoch, extras);
           log.event(`reloaded the key ring ${keyFile}: new install links use its current key`);
