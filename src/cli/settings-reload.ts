@@ -4,18 +4,10 @@
  * file and sends SIGHUP (as for nginx) is told so, once per change of the file, rather than left
  * to guess why nothing happened; a SIGHUP that finds the file as it was logs nothing.
  */
-import { readRegularFileSync } from '../server/index.js';
+import { fileChanges } from './file-changes.js';
 
 /** A settings file is a few KB; past this it is not read again (it was read whole at start). */
 const MAX_SETTINGS_BYTES = 4 * 1024 * 1024;
-
-function read(file: string): Buffer | undefined {
-  try {
-    return readRegularFileSync(file, MAX_SETTINGS_BYTES);
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The SIGHUP listener that says when the settings file changed since start (or since it last said so).
@@ -23,11 +15,9 @@ function read(file: string): Buffer | undefined {
  */
 export function settingsReload(file: string | undefined, warn: (message: string) => void): () => void {
   if (file === undefined) return () => {};
-  let seen = read(file);
+  const changed = fileChanges(file, MAX_SETTINGS_BYTES);
   return () => {
-    const now = read(file);
-    if (now === undefined || (seen !== undefined && now.equals(seen))) return;
-    seen = now;
+    if (changed() === undefined) return;
     warn(
       `${file} changed: settings are read at start only, restart marquee serve to apply them (SIGHUP reloads the key ring, the TLS certificate and the database file)`,
     );

@@ -5,22 +5,13 @@
  * and logs nothing (every SIGHUP used to log "reloaded the key ring": 1,361 lines for 4,000).
  */
 import { type Stats, unwatchFile, watchFile } from 'node:fs';
-import { readRegularFileSync } from '../server/index.js';
+import { fileChanges } from './file-changes.js';
 import { MAX_KEY_RING_BYTES } from './keys.js';
 
 export interface KeyRingWatch {
   /** Reads the file now; calls `onChange` with its bytes when they changed. */
   check(): void;
   stop(): void;
-}
-
-/** The key ring file's bytes, or undefined when it cannot be read now (gone, a rename in progress, not a file). */
-function readKeys(file: string): Buffer | undefined {
-  try {
-    return readRegularFileSync(file, MAX_KEY_RING_BYTES);
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -30,13 +21,10 @@ export function watchKeyRing(
   file: string,
   options: { readonly intervalMs?: number; readonly onChange: (bytes: Buffer) => void },
 ): KeyRingWatch {
-  let seen = readKeys(file);
+  const changed = fileChanges(file, MAX_KEY_RING_BYTES);
   const check = () => {
-    const now = readKeys(file);
-    // Unreadable for a moment: the next look sees the result.
-    if (now === undefined || (seen !== undefined && now.equals(seen))) return;
-    seen = now;
-    options.onChange(now);
+    const bytes = changed();
+    if (bytes !== undefined) options.onChange(bytes);
   };
   const onFile = (now: Stats, before: Stats) => {
     if (now.nlink === 0 && now.mtimeMs === 0) return; // gone: the next build creates it
