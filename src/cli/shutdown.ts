@@ -15,21 +15,37 @@ import type { Settings } from './settings.js';
  */
 export const WORK_STOP_MS = 2_000;
 
+/** The stop of an import's or a health pass's work. */
+export interface WorkStop {
+  /** Aborted once the process is asked to stop. */
+  readonly signal: AbortSignal;
+  /** The name of the signal that asked, once one did. */
+  readonly by: string | undefined;
+}
+
 /**
- * Stops `controller` when the process is asked to stop, and bounds that stop at WORK_STOP_MS.
- * Resolves (never rejects) with the signal's name once asked; never resolves otherwise.
- * @example const stoppedBy = stopOnSignal(io, 'import', controller); … if (controller.signal.aborted) …
+ * Aborts the work of `command` when the process is asked to stop, and bounds that stop at
+ * WORK_STOP_MS.
+ * @example const stop = stopOnSignal(io, 'import'); await importAll(store, settings, { signal: stop.signal }); if (stop.by) …
  */
-export function stopOnSignal(io: Io, command: string, controller: AbortController): Promise<string> {
-  return io.stopped.then((signal) => {
+export function stopOnSignal(io: Io, command: string): WorkStop {
+  const controller = new AbortController();
+  let by: string | undefined;
+  void io.stopped.then((signal) => {
+    by = signal;
     io.boundStop?.(WORK_STOP_MS, () =>
       io.stderr.write(
         `marquee ${command}: still stopping ${WORK_STOP_MS / 1000} s after ${signal}: exiting now (what was committed stays, the rest is rolled back)\n`,
       ),
     );
     controller.abort();
-    return signal;
   });
+  return {
+    signal: controller.signal,
+    get by() {
+      return by;
+    },
+  };
 }
 
 /** `shutdownSeconds` when the settings do not say. */

@@ -37,11 +37,7 @@ export const healthCommand: Command = {
     }
     const store = openStore(db);
     // SIGINT/SIGTERM stop the pass within 2 s; a pass records only at its end, so nothing of it is.
-    const stopping = new AbortController();
-    let stoppedBy: string | undefined;
-    void stopOnSignal(io, 'health', stopping).then((signal) => {
-      stoppedBy = signal;
-    });
+    const stopping = stopOnSignal(io, 'health');
     try {
       const options = healthPassOptions(settings, store);
       const tty = !values.json && io.stderr.isTTY === true;
@@ -89,8 +85,8 @@ export const healthCommand: Command = {
     } catch (error) {
       if (!isMarqueeError(error, 'IMPORT_FAILED')) throw error;
       const message =
-        stoppedBy !== undefined
-          ? `stopped by ${stoppedBy}: nothing of this pass was recorded (every stream keeps the health of the last pass)`
+        stopping.by !== undefined
+          ? `stopped by ${stopping.by}: nothing of this pass was recorded (every stream keeps the health of the last pass)`
           : error.message;
       if (values.json) io.stdout.write(`${JSON.stringify({ ok: false, error: message }, null, 2)}\n`);
       io.stderr.write(`marquee health: ${message}\n`);

@@ -78,11 +78,7 @@ export const importCommand: Command = {
     // Nothing else reads the store in this process: a new one is filled without the WAL's double write.
     const store = openStore(db, { fastFirstImport: true });
     // SIGINT/SIGTERM: the import stops, its part in progress rolls back (imports are atomic).
-    const stopping = new AbortController();
-    let stoppedBy: string | undefined;
-    void stopOnSignal(io, 'import', stopping).then((signal) => {
-      stoppedBy = signal;
-    });
+    const stopping = stopOnSignal(io, 'import');
     try {
       const progress = values.json ? undefined : createProgress(io.stderr);
       const accept = Array.isArray(values['accept-shrink']) ? values['accept-shrink'] : undefined;
@@ -100,10 +96,10 @@ export const importCommand: Command = {
         signal: stopping.signal,
       });
       progress?.done();
-      if (stoppedBy !== undefined) {
+      if (stopping.by !== undefined) {
         leaveNothing = created && !importSucceeded(outcome);
         io.stderr.write(
-          `marquee import: stopped by ${stoppedBy}: ${importSucceeded(outcome) ? 'what was imported before the stop is committed; the rest was rolled back' : 'nothing of this import was committed'}\n`,
+          `marquee import: stopped by ${stopping.by}: ${importSucceeded(outcome) ? 'what was imported before the stop is committed; the rest was rolled back' : 'nothing of this import was committed'}\n`,
         );
         return 1;
       }
