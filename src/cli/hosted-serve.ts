@@ -117,7 +117,7 @@ export async function serveHosted(settings: Settings, io: Io, settingsFile?: str
   });
   const hosted = createHostedHandler(service, {
     ...serverOptions,
-    ...(relay ? { relay: (request, path) => relay.relay.handle(request, path) } : {}),
+    ...(relay ? { mounts: { relay: (request, path) => relay.relay.handle(request, path) } } : {}),
     waitMs: (h.waitSeconds ?? 8) * 1000,
     ...(settings.security?.rateLimitPerMinute
       ? { rateLimit: { perMinute: settings.security.rateLimitPerMinute } }

@@ -19,11 +19,11 @@ import {
   crossSiteOrigin,
   crossSiteResponse,
   localPath,
-  type MountedHandler,
   type RequestHandler,
   redactPath,
   type ServerOptions,
 } from '../server/index.js';
+import { mountRouter } from '../server/mounts.js';
 import { openStore } from '../store/index.js';
 import { handleHostedConfigure } from './configure.js';
 import { createPrivateFile } from './files.js';
@@ -35,8 +35,6 @@ export interface HostedHandlerOptions extends ServerOptions {
   readonly waitMs?: number;
   /** How long `POST /configure` (JSON) waits for the first import before answering. Default 10 min. */
   readonly configureWaitMs?: number;
-  /** The relay (`hosted.relay`), answering `/relay/…`: its links name a set and a stream, signed. */
-  readonly relay?: MountedHandler;
 }
 
 export interface HostedHandler {
@@ -78,7 +76,10 @@ export function createHostedHandler(service: HostedService, options: HostedHandl
   const publicAddon = make(true);
   const pendingAddon = make(false);
   // The rate limit is applied here, once per request, not again by the handlers behind.
-  const { rateLimit: _limit, waitMs: _wait, configureWaitMs: _configureWait, relay: _relay, ...inner } = options;
+  // So are the mounts (the relay, `hosted.relay`: its links name a set and a stream, signed),
+  // ahead of that limit as in every server (mounts.ts).
+  const { rateLimit: _limit, waitMs: _wait, configureWaitMs: _configureWait, mounts: _mounts, ...inner } = options;
+  const toMount = mountRouter(options.mounts, basePath);
   const publicHandler = createRequestHandler(publicAddon, inner);
   const pendingHandler = createRequestHandler(pendingAddon, { ...inner, responseCache: false });
   const limiter =
@@ -93,10 +94,8 @@ export function createHostedHandler(service: HostedService, options: HostedHandl
   async function route(request: CoreRequest): Promise<CoreResponse> {
     // The relay keeps limits of its own (viewers and upstreams per source set): a player asks
     // every second or two, which a per-address request limit is not made for.
-    if (options.relay && request.method !== 'OPTIONS') {
-      const local = localPath(request.url, basePath);
-      if (local?.startsWith('/relay/')) return options.relay(request, local.slice('/relay'.length));
-    }
+    const mounted = toMount?.(request);
+    if (mounted !== undefined) return mounted;
     if (limiter) {
       const wait = limiter.take(clientAddress(request, options.trustProxy));
       if (wait > 0) {

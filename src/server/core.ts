@@ -7,6 +7,7 @@ import { errorResponse, STDERR_ERRORS } from './errors.js';
 import { frontPageData } from './front.js';
 import { type GuideContent, guideContent, guideResponse, HTTPS_GUIDE_PATH } from './guide-page.js';
 import { landingPage } from './landing.js';
+import { mountRouter } from './mounts.js';
 import { checkPageUrls, pageHeaders, pageNonce } from './page.js';
 import type { Platform } from './platform.js';
 import { createRateLimiter } from './rate-limit.js';
@@ -23,15 +24,7 @@ import {
 import { ResponseCache } from './response-cache.js';
 import { crossSiteOrigin, crossSiteResponse } from './same-site.js';
 import { type Flight, type FlightOutcome, newFlight } from './single-flight.js';
-import type {
-  AddonSource,
-  CachedAnswer,
-  CoreRequest,
-  CoreResponse,
-  MountedHandler,
-  RequestHandler,
-  ServerOptions,
-} from './types.js';
+import type { AddonSource, CachedAnswer, CoreRequest, CoreResponse, RequestHandler, ServerOptions } from './types.js';
 
 const ALLOWED = 'GET, HEAD, OPTIONS';
 
@@ -77,23 +70,12 @@ export function createCoreHandler(source: AddonSource, options: ServerOptions, p
 
   const baseUrl = (request: CoreRequest) => requestBaseUrl(request, options);
 
-  const mounts = options.mounts ?? {};
-  const hasMounts = Object.keys(mounts).length > 0;
-  /** The mounted handler of `path` and the path after its segment, when it is under one. */
-  const mountOf = (path: string): [MountedHandler, string] | undefined => {
-    const slash = path.indexOf('/', 1);
-    const name = path.slice(1, slash === -1 ? undefined : slash);
-    const handler = Object.hasOwn(mounts, name) ? mounts[name] : undefined;
-    return handler === undefined ? undefined : [handler, slash === -1 ? '' : path.slice(slash)];
-  };
+  const toMount = mountRouter(options.mounts, basePath);
 
   async function route(request: CoreRequest, requestId: string): Promise<CoreResponse> {
     const { method } = request;
-    if (hasMounts && method !== 'OPTIONS') {
-      const local = localPath(request.url, basePath);
-      const mount = local === undefined ? undefined : mountOf(local);
-      if (mount) return mount[0](request, mount[1]);
-    }
+    const mounted = toMount?.(request);
+    if (mounted !== undefined) return mounted;
     if (limiter) {
       const wait = limiter.take(clientAddress(request, options.trustProxy));
       if (wait > 0) return textResponse(429, 'Too many requests', { 'retry-after': String(wait) });
