@@ -7,33 +7,16 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { PACKET, pidOf } from '../src/relay/ts-packet.js';
-import { type LiveHost, liveTs, needsHeaders, startLiveHost } from './helpers/live-host.js';
-import { type RelayServer, startRelayServer } from './helpers/relay-server.js';
+import { liveTs, needsHeaders } from './helpers/live-host.js';
+import { playlistUris, type RelayServer, relayFixtures, relayPlaylist } from './helpers/relay-server.js';
 import { tsStream } from './helpers/ts-stream.js';
 
 const CLIP = tsStream({ frames: 25 * 20 });
 const SECRET = 'pa55word';
 
-let hosts: LiveHost[] = [];
-let servers: RelayServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  await Promise.all(hosts.map((h) => h.close()));
-  servers = [];
-  hosts = [];
-});
-
-async function host(): Promise<LiveHost> {
-  const h = await startLiveHost();
-  hosts.push(h);
-  return h;
-}
-
-async function server(options: Parameters<typeof startRelayServer>[0]): Promise<RelayServer> {
-  const s = await startRelayServer(options);
-  servers.push(s);
-  return s;
-}
+const running = relayFixtures();
+afterEach(() => running.close());
+const { host, server } = running;
 
 /** Every answer's text, to look for what must never be in one. */
 const seen: string[] = [];
@@ -63,7 +46,7 @@ async function watch(index: string, seconds: number): Promise<{ segments: Buffer
   const master = await text(index);
   expect(master.status, master.text).toBe(200);
   expect(master.type).toBe('application/vnd.apple.mpegurl');
-  const variant = master.text.split('\n').find((l) => l !== '' && !l.startsWith('#'))!;
+  const variant = playlistUris(master.text)[0]!;
   const media = new URL(variant, index).href;
   const segments: Buffer[] = [];
   const playlists: string[] = [];
@@ -73,7 +56,7 @@ async function watch(index: string, seconds: number): Promise<{ segments: Buffer
     const playlist = await text(media);
     expect(playlist.status, playlist.text).toBe(200);
     playlists.push(playlist.text);
-    for (const uri of playlist.text.split('\n').filter((l) => l !== '' && !l.startsWith('#'))) {
+    for (const uri of playlistUris(playlist.text)) {
       if (got.has(uri)) continue;
       got.add(uri);
       const response = await get(new URL(uri, media).href);
@@ -87,27 +70,19 @@ async function watch(index: string, seconds: number): Promise<{ segments: Buffer
   return { segments, playlists };
 }
 
-function playlistOf(entries: { name: string; url: string; options?: string[] }[]): string {
-  return `#EXTM3U\n${entries
-    .map(
-      (e) => `#EXTINF:-1 tvg-id="${e.name}",${e.name}\n${(e.options ?? []).join('\n')}${e.options ? '\n' : ''}${e.url}`,
-    )
-    .join('\n')}\n`;
-}
-
 describe('relay links in stream answers', () => {
   it('lists the relay link first, with no proxy headers, and the direct URL only with keepDirect', async () => {
     const upstream = await host();
     const url = `${upstream.url}/live/user/${SECRET}/1.ts`;
     const options = ['#EXTVLCOPT:http-user-agent=SecretPlayer/1.0', '#EXTVLCOPT:http-referrer=https://tv.example/'];
-    const s = await server({ playlist: playlistOf([{ name: 'News', url, options }]) });
+    const s = await server({ playlist: relayPlaylist([{ name: 'News', url, options }]) });
     const [stream, ...rest] = await streamsOf(s, 'mq-tv:news');
     expect(rest).toEqual([]);
     expect(stream!.url).toMatch(new RegExp(`^${s.url}/relay/[A-Za-z0-9_.-]+/index\\.m3u8$`));
     expect(stream!.behaviorHints).toBeUndefined();
     expect(JSON.stringify(stream)).not.toMatch(/127\.0\.0\.1:\d+\/live|pa55word|SecretPlayer/);
 
-    const direct = await server({ playlist: playlistOf([{ name: 'News', url, options }]), keepDirect: true });
+    const direct = await server({ playlist: relayPlaylist([{ name: 'News', url, options }]), keepDirect: true });
     // keepDirect lists the direct URL on purpose (for apps that play it): not an answer to scan.
     const both = await streamsOf(direct, 'mq-tv:news', false);
     expect(both.map((x) => x.url)).toEqual([expect.stringContaining('/relay/'), url]);
@@ -118,10 +93,10 @@ describe('relay links in stream answers', () => {
   });
 
   it('auto leaves an HLS stream that plays as it is direct, and relays it when told to relay everything', async () => {
-    const s = await server({ playlist: playlistOf([{ name: 'Arte', url: 'http://tv.example/arte/index.m3u8' }]) });
+    const s = await server({ playlist: relayPlaylist([{ name: 'Arte', url: 'http://tv.example/arte/index.m3u8' }]) });
     expect((await streamsOf(s, 'mq-tv:arte')).map((x) => x.url)).toEqual(['http://tv.example/arte/index.m3u8']);
     const always = await server({
-      playlist: playlistOf([{ name: 'Arte', url: 'http://tv.example/arte/index.m3u8' }]),
+      playlist: relayPlaylist([{ name: 'Arte', url: 'http://tv.example/arte/index.m3u8' }]),
       mode: 'always',
     });
     expect((await streamsOf(always, 'mq-tv:arte'))[0]!.url).toContain('/relay/');
@@ -133,7 +108,7 @@ describe('live MPEG-TS as HLS', () => {
     const upstream = await host();
     upstream.routes.set('/secure.ts', liveTs(CLIP, needsHeaders('SecretPlayer/1.0', 'https://tv.example/')));
     const options = ['#EXTVLCOPT:http-user-agent=SecretPlayer/1.0', '#EXTVLCOPT:http-referrer=https://tv.example/'];
-    const s = await server({ playlist: playlistOf([{ name: 'News', url: `${upstream.url}/secure.ts`, options }]) });
+    const s = await server({ playlist: relayPlaylist([{ name: 'News', url: `${upstream.url}/secure.ts`, options }]) });
     const [stream] = await streamsOf(s, 'mq-tv:news');
     const { segments, playlists } = await watch(stream!.url, 5);
     expect(segments.length).toBeGreaterThanOrEqual(2);
@@ -153,7 +128,7 @@ describe('live MPEG-TS as HLS', () => {
   it('gives a continuous MPEG-TS starting at the last keyframe', async () => {
     const upstream = await host();
     upstream.routes.set('/1.ts', liveTs(CLIP));
-    const s = await server({ playlist: playlistOf([{ name: 'News', url: `${upstream.url}/1.ts` }]) });
+    const s = await server({ playlist: relayPlaylist([{ name: 'News', url: `${upstream.url}/1.ts` }]) });
     const [stream] = await streamsOf(s, 'mq-tv:news');
     const response = await fetch(stream!.url.replace('index.m3u8', 'live.ts'));
     expect(response.status).toBe(200);
@@ -177,7 +152,7 @@ describe('one upstream, many viewers', () => {
   it('eight viewers of one channel make one upstream connection', async () => {
     const upstream = await host();
     upstream.routes.set('/1.ts', liveTs(CLIP));
-    const s = await server({ playlist: playlistOf([{ name: 'News', url: `${upstream.url}/1.ts` }]) });
+    const s = await server({ playlist: relayPlaylist([{ name: 'News', url: `${upstream.url}/1.ts` }]) });
     const [stream] = await streamsOf(s, 'mq-tv:news');
     const viewers = await Promise.all(Array.from({ length: 8 }, () => watch(stream!.url, 4)));
     for (const v of viewers) expect(v.segments.length).toBeGreaterThanOrEqual(1);
@@ -191,7 +166,7 @@ describe('not an open proxy', () => {
   it('refuses a token with a character changed, before any upstream request', async () => {
     const upstream = await host();
     upstream.routes.set('/1.ts', liveTs(CLIP));
-    const s = await server({ playlist: playlistOf([{ name: 'News', url: `${upstream.url}/1.ts` }]) });
+    const s = await server({ playlist: relayPlaylist([{ name: 'News', url: `${upstream.url}/1.ts` }]) });
     const [stream] = await streamsOf(s, 'mq-tv:news');
     const token = /\/relay\/([^/]+)\//.exec(stream!.url)![1]!;
     for (const at of [0, 3, Math.floor(token.length / 2), token.length - 1]) {
@@ -210,7 +185,7 @@ describe('connection limits', () => {
     upstream.routes.set('/1.ts', liveTs(CLIP));
     upstream.routes.set('/2.ts', liveTs(CLIP));
     const s = await server({
-      playlist: playlistOf([
+      playlist: relayPlaylist([
         { name: 'News', url: `${upstream.url}/1.ts` },
         { name: 'Sport', url: `${upstream.url}/2.ts` },
       ]),

@@ -10,42 +10,28 @@ import { upstreamRequest } from '../src/relay/headers.js';
 import { needsRelay } from '../src/relay/links.js';
 import { parseXtreamAccount } from '../src/sources/xtream/index.js';
 import { sourceKey } from '../src/store/index.js';
-import { type LiveHost, liveTs, startLiveHost } from './helpers/live-host.js';
-import { type RelayServer, startRelayServer } from './helpers/relay-server.js';
+import { liveTs } from './helpers/live-host.js';
+import { type RelayServerOptions, relayFixtures, relayLink, relayPlaylist } from './helpers/relay-server.js';
 import { tsStream } from './helpers/ts-stream.js';
 import { startPanel } from './helpers/xtream-panel.js';
 
 const CLIP = tsStream({ frames: 25 * 20 });
 
-let hosts: LiveHost[] = [];
-let servers: RelayServer[] = [];
+const running = relayFixtures();
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  await Promise.all(hosts.map((h) => h.close()));
+  await running.close();
   await Promise.all(closers.splice(0).map((c) => c()));
-  servers = [];
-  hosts = [];
 });
 
-async function setUp(
-  entries: { name: string; path: string }[],
-  options: Partial<Parameters<typeof startRelayServer>[0]>,
-) {
-  const host = await startLiveHost();
-  hosts.push(host);
+async function setUp(entries: { name: string; path: string }[], options: Partial<RelayServerOptions>) {
+  const host = await running.host();
   for (const e of entries) host.routes.set(e.path, liveTs(CLIP));
-  const s = await startRelayServer({
-    playlist: `#EXTM3U\n${entries.map((e) => `#EXTINF:-1 tvg-id="${e.name}",${e.name}\n${host.url}${e.path}`).join('\n')}\n`,
+  const s = await running.server({
+    playlist: relayPlaylist(entries.map((e) => ({ name: e.name, url: `${host.url}${e.path}` }))),
     ...options,
   });
-  servers.push(s);
-  const link = async (id: string) => {
-    const { streams } = (await (await fetch(`${s.url}/stream/tv/${encodeURIComponent(id)}.json`)).json()) as {
-      streams: { url: string }[];
-    };
-    return streams[0]!.url;
-  };
+  const link = (id: string) => relayLink(s, id);
   return { host, s, link };
 }
 
@@ -119,26 +105,20 @@ describe('an Xtream account', () => {
 
 describe('edges', () => {
   it('refuses a stream it cannot cut, naming what it is, without marking it dead', async () => {
-    const host = await startLiveHost();
-    hosts.push(host);
+    const host = await running.host();
     host.routes.set('/radio', (_req, res) => {
       res.writeHead(200, { 'content-type': 'audio/mpeg' });
       res.write(Buffer.alloc(8_192, 0xff));
     });
-    const s = await startRelayServer({ playlist: `#EXTM3U\n#EXTINF:-1,Radio\n${host.url}/radio\n`, mode: 'always' });
-    servers.push(s);
-    const { streams } = (await (await fetch(`${s.url}/stream/tv/mq-tv%3Aradio.json`)).json()) as {
-      streams: { url: string }[];
-    };
-    const answer = await fetch(streams[0]!.url);
+    const s = await running.server({ playlist: `#EXTM3U\n#EXTINF:-1,Radio\n${host.url}/radio\n`, mode: 'always' });
+    const answer = await fetch(await relayLink(s, 'mq-tv:radio'));
     expect(answer.status).toBe(502);
     expect(await answer.text()).toContain('neither MPEG-TS nor HLS (audio/mpeg)');
     expect(s.failures).toEqual([]);
   });
 
   it('passes an MP4 file through, with its ranges', async () => {
-    const host = await startLiveHost();
-    hosts.push(host);
+    const host = await running.host();
     const file = Buffer.from(Array.from({ length: 10_000 }, (_, i) => i & 0xff));
     host.routes.set('/film.mp4', (req, res) => {
       const range = /bytes=(\d+)-(\d+)/.exec(req.headers.range ?? '');
@@ -148,15 +128,12 @@ describe('edges', () => {
         .writeHead(206, { 'content-type': 'video/mp4', 'content-range': `bytes ${from}-${to}/${file.length}` })
         .end(file.subarray(from, to + 1));
     });
-    const s = await startRelayServer({ playlist: `#EXTM3U\n#EXTINF:-1,Film\n${host.url}/film.mp4\n`, mode: 'always' });
-    servers.push(s);
-    const { streams } = (await (await fetch(`${s.url}/stream/tv/mq-tv%3Afilm.json`)).json()) as {
-      streams: { url: string }[];
-    };
-    expect(streams[0]!.url).toMatch(/\/relay\/[^/]+\/file\.mp4$/);
-    const whole = await fetch(streams[0]!.url);
+    const s = await running.server({ playlist: `#EXTM3U\n#EXTINF:-1,Film\n${host.url}/film.mp4\n`, mode: 'always' });
+    const film = await relayLink(s, 'mq-tv:film');
+    expect(film).toMatch(/\/relay\/[^/]+\/file\.mp4$/);
+    const whole = await fetch(film);
     expect(Buffer.from(await whole.arrayBuffer()).equals(file)).toBe(true);
-    const part = await fetch(streams[0]!.url, { headers: { range: 'bytes=100-199' } });
+    const part = await fetch(film, { headers: { range: 'bytes=100-199' } });
     expect(part.status).toBe(206);
     expect(part.headers.get('content-range')).toBe('bytes 100-199/10000');
     expect(Buffer.from(await part.arrayBuffer()).equals(file.subarray(100, 200))).toBe(true);

@@ -5,51 +5,22 @@
  * discontinuity, and the failure is in stream health), and an idle channel's upstream closed.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { type LiveHost, liveHls, liveTs, startLiveHost } from './helpers/live-host.js';
-import { type RelayServer, startRelayServer } from './helpers/relay-server.js';
+import { liveHls, liveTs } from './helpers/live-host.js';
+import { playlistUris, relayFixtures, relayLink, relayPlaylist } from './helpers/relay-server.js';
 import { tsStream } from './helpers/ts-stream.js';
 
 const CLIP = tsStream({ frames: 25 * 20 });
 /** Five segments of 2 s, one timeline. */
 const SEGMENTS = Array.from({ length: 5 }, (_, i) => tsStream({ frames: 50, startPts: 900_000 + i * 180_000 }));
 
-let hosts: LiveHost[] = [];
-let servers: RelayServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  await Promise.all(hosts.map((h) => h.close()));
-  servers = [];
-  hosts = [];
-});
-
-async function host(): Promise<LiveHost> {
-  const h = await startLiveHost();
-  hosts.push(h);
-  return h;
-}
-
-async function server(options: Parameters<typeof startRelayServer>[0]): Promise<RelayServer> {
-  const s = await startRelayServer(options);
-  servers.push(s);
-  return s;
-}
-
-const m3u = (entries: { name: string; url: string }[]) =>
-  `#EXTM3U\n${entries.map((e) => `#EXTINF:-1 tvg-id="${e.name}",${e.name}\n${e.url}`).join('\n')}\n`;
-
-async function relayUrl(s: RelayServer, channel: string, mode: 'auto' | 'always' = 'auto'): Promise<string> {
-  void mode;
-  const answer = await fetch(`${s.url}/stream/tv/${encodeURIComponent(channel)}.json`);
-  const { streams } = (await answer.json()) as { streams: { url: string }[] };
-  return streams[0]!.url;
-}
+const running = relayFixtures();
+afterEach(() => running.close());
+const { host, server } = running;
 
 async function mediaUrl(index: string): Promise<string> {
   const master = await (await fetch(index)).text();
-  return new URL(master.split('\n').find((l) => l !== '' && !l.startsWith('#'))!, index).href;
+  return new URL(playlistUris(master)[0]!, index).href;
 }
-
-const uris = (playlist: string) => playlist.split('\n').filter((l) => l !== '' && !l.startsWith('#'));
 
 describe('an HLS upstream', () => {
   it('is rewritten through relay ids; segments on another host are fetched once for all viewers', async () => {
@@ -65,18 +36,21 @@ describe('an HLS upstream', () => {
         { segmentBase: `${cdn.url}/seg/` },
       ),
     );
-    const s = await server({ playlist: m3u([{ name: 'Arte', url: `${origin.url}/live/index.m3u8` }]), mode: 'always' });
-    const index = await relayUrl(s, 'mq-tv:arte');
+    const s = await server({
+      playlist: relayPlaylist([{ name: 'Arte', url: `${origin.url}/live/index.m3u8` }]),
+      mode: 'always',
+    });
+    const index = await relayLink(s, 'mq-tv:arte');
     const viewers = await Promise.all([1, 2, 3, 4].map(() => mediaUrl(index)));
     const playlists = await Promise.all(viewers.map(async (u) => (await fetch(u)).text()));
     for (const p of playlists) {
       expect(p).not.toMatch(/127\.0\.0\.1|s3cret|token/);
-      expect(uris(p).length).toBeGreaterThanOrEqual(3);
+      expect(playlistUris(p).length).toBeGreaterThanOrEqual(3);
     }
     // Every viewer fetches every listed segment.
     const bodies = await Promise.all(
       viewers.flatMap((u, i) =>
-        uris(playlists[i]!).map(async (uri) => Buffer.from(await (await fetch(new URL(uri, u))).arrayBuffer())),
+        playlistUris(playlists[i]!).map(async (uri) => Buffer.from(await (await fetch(new URL(uri, u))).arrayBuffer())),
       ),
     );
     for (const body of bodies) expect(SEGMENTS.some((seg) => seg.equals(body))).toBe(true);
@@ -99,8 +73,11 @@ describe('an HLS upstream', () => {
       for (let i = 0; i < 5; i++) lines.push('#EXTINF:2,', `s${i}.ts`);
       res.writeHead(200).end(`${lines.join('\n')}\n`);
     });
-    const s = await server({ playlist: m3u([{ name: 'Arte', url: `${origin.url}/enc.m3u8` }]), mode: 'always' });
-    const media = await mediaUrl(await relayUrl(s, 'mq-tv:arte'));
+    const s = await server({
+      playlist: relayPlaylist([{ name: 'Arte', url: `${origin.url}/enc.m3u8` }]),
+      mode: 'always',
+    });
+    const media = await mediaUrl(await relayLink(s, 'mq-tv:arte'));
     const playlist = await (await fetch(media)).text();
     expect(playlist).toContain('#EXT-X-KEY:METHOD=AES-128,IV=0x00000000000000000000000000000001,URI="k0.key"');
     for (let i = 0; i < 3; i++) {
@@ -118,12 +95,12 @@ describe('failover while playing', () => {
     first.routes.set('/1.ts', liveTs(CLIP));
     backup.routes.set('/2.ts', liveTs(CLIP));
     const s = await server({
-      playlist: m3u([
+      playlist: relayPlaylist([
         { name: 'News', url: `${first.url}/1.ts` },
         { name: 'News', url: `${backup.url}/2.ts` },
       ]),
     });
-    const media = await mediaUrl(await relayUrl(s, 'mq-tv:news'));
+    const media = await mediaUrl(await relayLink(s, 'mq-tv:news'));
     const before = await (await fetch(media)).text();
     // The provider drops the stream and refuses it from now on.
     first.routes.set('/1.ts', (_req, res) => res.writeHead(404).end());
@@ -158,13 +135,13 @@ describe('failover while playing', () => {
     });
     backup.routes.set('/2.ts', liveTs(CLIP));
     const s = await server({
-      playlist: m3u([
+      playlist: relayPlaylist([
         { name: 'News', url: `${first.url}/1.ts` },
         { name: 'News', url: `${backup.url}/2.ts` },
       ]),
       limits: { stallMs: 1_500 },
     });
-    const media = await mediaUrl(await relayUrl(s, 'mq-tv:news'));
+    const media = await mediaUrl(await relayLink(s, 'mq-tv:news'));
     for (let i = 0; i < 40 && backup.connections.total === 0; i++) await new Promise((r) => setTimeout(r, 200));
     expect(backup.connections.total).toBe(1);
     expect(s.failures[0]).toMatchObject({ state: 'timeout', detail: expect.stringMatching(/no bytes for 1.5 s/) });
@@ -177,10 +154,10 @@ describe('idle channels', () => {
     const upstream = await host();
     upstream.routes.set('/1.ts', liveTs(CLIP));
     const s = await server({
-      playlist: m3u([{ name: 'News', url: `${upstream.url}/1.ts` }]),
+      playlist: relayPlaylist([{ name: 'News', url: `${upstream.url}/1.ts` }]),
       limits: { idleMs: 1_000 },
     });
-    const index = await relayUrl(s, 'mq-tv:news');
+    const index = await relayLink(s, 'mq-tv:news');
     const controller = new AbortController();
     const response = await fetch(index.replace('index.m3u8', 'live.ts'), { signal: controller.signal });
     const reader = response.body!.getReader();

@@ -21,6 +21,7 @@ import {
 } from '../../src/relay/index.js';
 import { createRequestHandler, generateKeyRing, listen, type RunningServer } from '../../src/server/index.js';
 import { openStore, type Store, sourceKey } from '../../src/store/index.js';
+import { type LiveHost, startLiveHost } from './live-host.js';
 
 export interface RelayServer {
   readonly url: string;
@@ -109,3 +110,57 @@ export async function startRelayServer(options: RelayServerOptions): Promise<Rel
     },
   };
 }
+
+/** The live hosts and relay servers one test file starts, closed together (servers first) after each test. */
+export interface RelayFixtures {
+  /** A live upstream host on 127.0.0.1. */
+  host(): Promise<LiveHost>;
+  server(options: RelayServerOptions): Promise<RelayServer>;
+  close(): Promise<void>;
+}
+
+/**
+ * @example const running = relayFixtures(); afterEach(() => running.close());
+ */
+export function relayFixtures(): RelayFixtures {
+  let hosts: LiveHost[] = [];
+  let servers: RelayServer[] = [];
+  return {
+    async host() {
+      const h = await startLiveHost();
+      hosts.push(h);
+      return h;
+    },
+    async server(options) {
+      const s = await startRelayServer(options);
+      servers.push(s);
+      return s;
+    },
+    async close() {
+      await Promise.all(servers.map((s) => s.close()));
+      await Promise.all(hosts.map((h) => h.close()));
+      servers = [];
+      hosts = [];
+    },
+  };
+}
+
+/** A playlist of channels named by their tvg-id, each with its option lines (#EXTVLCOPT, …) before its URL. */
+export function relayPlaylist(entries: { name: string; url: string; options?: string[] }[]): string {
+  return `#EXTM3U\n${entries
+    .map(
+      (e) => `#EXTINF:-1 tvg-id="${e.name}",${e.name}\n${(e.options ?? []).join('\n')}${e.options ? '\n' : ''}${e.url}`,
+    )
+    .join('\n')}\n`;
+}
+
+/** The URL of the first stream the add-on answers for a channel (the relay link, unless the relay is off). */
+export async function relayLink(s: RelayServer, channel: string): Promise<string> {
+  const answer = await fetch(`${s.url}/stream/tv/${encodeURIComponent(channel)}.json`);
+  const { streams } = (await answer.json()) as { streams: { url: string }[] };
+  return streams[0]!.url;
+}
+
+/** The URI lines of an HLS playlist (neither blank nor a tag). */
+export const playlistUris = (playlist: string): string[] =>
+  playlist.split('\n').filter((l) => l !== '' && !l.startsWith('#'));
