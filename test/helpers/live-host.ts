@@ -5,7 +5,7 @@
  * host), routes that refuse a request without the right User-Agent and Referer, every request
  * and every connection counted. The browser tests listen on the machine's non-loopback address
  * (`lanAddress()`): Chromium treats loopback as secure, so only another address shows what a
- * page served over https may not load.
+ * page served over https may not load. The health tests' stream-host.ts starts this same host.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';

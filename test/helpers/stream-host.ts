@@ -4,21 +4,13 @@
  * a stream that hangs), each request's headers kept, and the connections open at once counted at
  * the server (the most it ever had, for the per-host limit).
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tsPackets } from '../fixtures/media.js';
+import { type LiveHost, type Route, startLiveHost } from './live-host.js';
 
-export type Route = (req: IncomingMessage, res: ServerResponse) => void;
-
-export interface StreamHost {
-  readonly url: string;
-  readonly routes: Map<string, Route>;
-  /** Every request: its path and headers. */
-  readonly requests: { path: string; headers: IncomingMessage['headers'] }[];
-  /** Connections open now, and the most ever open at once. */
-  readonly connections: { open: number; max: number };
-  close(): Promise<void>;
-}
+/** Its routes, every request's path and headers, and its connections (open now, the most ever at once). */
+export type StreamHost = LiveHost;
 
 /**
  * A TS stream that never ends: PAT/PMT and packets, 20 a write, every 20 ms, until the client goes.
@@ -79,41 +71,9 @@ export function masterPlaylist(variants: readonly string[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Starts a host on 127.0.0.1, port 0. Unknown paths answer 404. */
-export async function startStreamHost(): Promise<StreamHost> {
-  const routes = new Map<string, Route>();
-  const requests: StreamHost['requests'] = [];
-  const connections = { open: 0, max: 0 };
-  const sockets = new Set<Socket>();
-  const server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0]!;
-    requests.push({ path, headers: req.headers });
-    const route = routes.get(path);
-    if (route) route(req, res);
-    else res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    connections.open++;
-    connections.max = Math.max(connections.max, connections.open);
-    socket.on('close', () => {
-      sockets.delete(socket);
-      connections.open--;
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    routes,
-    requests,
-    connections,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+/** Starts a host on 127.0.0.1, port 0. Unknown paths answer 404. The relay's live host, as it is. */
+export function startStreamHost(): Promise<StreamHost> {
+  return startLiveHost();
 }
 
 /** A port on 127.0.0.1 where nothing listens (connections are refused). */
