@@ -14,7 +14,6 @@
  * Screenshots: test-artifacts/install-{https,loopback,lan,guide}.png.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +23,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { launchBrowser, type TestBrowser, watchPage } from './helpers/browser.js';
 import { type RunningCli, startCli } from './helpers/cli.js';
 import { httpRequest } from './helpers/http.js';
+import { freePort } from './helpers/ports.js';
 import { describeWith } from './helpers/tools.js';
 
 const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-artifacts');
@@ -41,18 +41,6 @@ function lanAddress(): string {
 let browser: TestBrowser;
 const dirs: string[] = [];
 const servers: RunningCli[] = [];
-
-/** A port free now (the banner of a server with a public URL shows that URL, not its port). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** `marquee serve --demo` in a folder of its own, with these extra flags and settings file. */
 async function serveDemo(flags: string[], settings?: string): Promise<{ cli: RunningCli; port: number }> {

@@ -8,7 +8,6 @@
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -35,6 +34,7 @@ import { WORKER_RUNNERS } from './docs/worker-runners.js';
 import { runCli } from './helpers/cli.js';
 import { httpRequest } from './helpers/http.js';
 import { nginxBinary, testNginxConfig, writeNginxConfig } from './helpers/nginx.js';
+import { freePort } from './helpers/ports.js';
 import { needs, type Tool } from './helpers/tools.js';
 import { startPanel } from './helpers/xtream-panel.js';
 
@@ -762,18 +762,6 @@ async function waitUntil(ready: () => Promise<boolean>): Promise<void> {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('not ready within 20 s');
-}
-
-/** A port free now, for a block whose printed links name its public address instead of the port. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const ALL = documentationFiles().flatMap(extractBlocks);

@@ -7,13 +7,14 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExampleAddon, EXAMPLE_MOVIES, type ExampleMovie } from '../examples/example-addon.js';
 import { createAddon } from '../src/addon/index.js';
 import { exportAddon } from '../src/export/index.js';
+import { freePort } from './helpers/ports.js';
 import { createStremioClient, type StremioClient } from './helpers/stremio-client.js';
 
 const MOVIES: ExampleMovie[] = Array.from({ length: 250 }, (_, i) => ({
@@ -21,15 +22,6 @@ const MOVIES: ExampleMovie[] = Array.from({ length: 250 }, (_, i) => ({
   id: `mqex:movie:static-${i}`,
   name: `Static Film ${String(i).padStart(3, '0')}`,
 }));
-
-/** A free port on 127.0.0.1: bind port 0, read it, release it for the server we spawn. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 interface StaticServer {
   readonly url: string;

@@ -6,7 +6,6 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -15,21 +14,11 @@ import { parseKeyRing } from '../src/server/index.js';
 import { form, type SourceServer, startSourceServer } from './helpers/hosted.js';
 import { httpRequest } from './helpers/http.js';
 import { nginxBinary, nginxErrors, scalingBlock, startNginx, writeNginxConfig } from './helpers/nginx.js';
+import { freePort } from './helpers/ports.js';
 import { ensureBuilt, type ServeChild, startMarquee } from './helpers/serve-process.js';
 import { describeWith } from './helpers/tools.js';
 
 const NGINX = nginxBinary();
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const CATALOG = 'catalog/tv/mq-tv-channels.json';
 const USER_LINE = /"path":"\/\{config\}\//g;

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAddon } from '../src/addon/index.js';
 import { type AddonCatalogConfig, importLibrary, refreshAddonCatalogs } from '../src/library/index.js';
 import { createRequestHandler, listen, type RunningServer } from '../src/server/index.js';
+import { freePort as deadPort } from './helpers/ports.js';
 import { type LibraryFixture, libraryFixture } from './library-helpers.js';
 
 let fx: LibraryFixture;
@@ -47,15 +48,6 @@ async function listenPlain(): Promise<void> {
   });
   await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
   plainUrl = `http://127.0.0.1:${(plain.address() as AddressInfo).port}/addon/manifest.json`;
-}
-
-/** A port that was just free: nothing listens on it. */
-async function deadPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((resolve) => s.close(resolve));
-  return port;
 }
 
 let catalogs: AddonCatalogConfig[];

@@ -21,25 +21,13 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { httpRequest } from '../helpers/http.js';
+import { freePort } from '../helpers/ports.js';
 import { httpsGet, issueCertificate, makeTestCa, servedSerial } from '../helpers/tls.js';
 import { type Block, commandsOf, extractBlocks, ROOT as ROOT_DIR, type Started, startShell } from './blocks.js';
-
-/** A port free now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A temp folder for one runner, removed when it is done; every process it starts is stopped. */
 async function inFolder(run: (dir: string, started: Started[]) => Promise<void>): Promise<void> {

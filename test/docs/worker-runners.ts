@@ -13,7 +13,6 @@
  * token that Node's codec opens with the folder's key file.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -21,23 +20,12 @@ import { Miniflare } from 'miniflare';
 import { expect } from 'vitest';
 import { createTokenCodec, generateKeyRing, parseKeyRing, serializeKeyRing } from '../../src/server/index.js';
 import { httpRequest } from '../helpers/http.js';
+import { freePort } from '../helpers/ports.js';
 import { ensureBuilt } from '../helpers/serve-process.js';
 import { EXAMPLE_DIR, EXAMPLE_ID } from '../helpers/worker-example.js';
 import { type Block, commandPath, commandsOf, ROOT, type Started, startShell, typecheck } from './blocks.js';
 
 const KEY_FILE = 'marquee.db.keys.json';
-
-/** A port free now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * A reader's folder: the example's files, a package.json, this checkout (built) as

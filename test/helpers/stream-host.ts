@@ -4,10 +4,9 @@
  * a stream that hangs), each request's headers kept, and the connections open at once counted at
  * the server (the most it ever had, for the per-host limit).
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tsPackets } from '../fixtures/media.js';
 import { type LiveHost, type Route, startLiveHost } from './live-host.js';
+import { freePort } from './ports.js';
 
 /** Its routes, every request's path and headers, and its connections (open now, the most ever at once). */
 export type StreamHost = LiveHost;
@@ -77,10 +76,4 @@ export function startStreamHost(): Promise<StreamHost> {
 }
 
 /** A port on 127.0.0.1 where nothing listens (connections are refused). */
-export async function refusingPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export const refusingPort: () => Promise<number> = freePort;
