@@ -5,17 +5,9 @@
  * non-IDR slice) and an audio PES every other frame. Keyframes may set the random-access
  * indicator or not, and the clock may jump, as real streams do.
  */
+import { crc32mpeg } from '../fixtures/media.js';
 
 const PACKET = 188;
-
-function crc32mpeg(bytes: Uint8Array): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) {
-    crc ^= byte << 24;
-    for (let bit = 0; bit < 8; bit++) crc = crc & 0x80000000 ? (crc << 1) ^ 0x04c11db7 : crc << 1;
-  }
-  return crc >>> 0;
-}
 
 function section(bytes: number[]): Buffer {
   const out = Buffer.alloc(bytes.length + 4);
