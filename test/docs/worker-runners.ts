@@ -85,6 +85,18 @@ async function waitServing(base: string, started: Started, ms = 30_000): Promise
   }
 }
 
+/** Runs `line` in `dir` with `env` until it serves on `port`, checks what it serves, and stops it. */
+async function checkServedBy(dir: string, line: string, port: number, env: Record<string, string>): Promise<void> {
+  const started = startShell(dir, line, env);
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    await waitServing(base, started);
+    await checkServed(base, dir);
+  } finally {
+    await started.stop();
+  }
+}
+
 /**
  * `dir/main` bundled as wrangler bundles a Worker (esbuild, the browser platform, the
  * workerd/worker/browser conditions, `stremio-marquee` from the folder's node_modules) and served
@@ -172,14 +184,7 @@ export const WORKER_RUNNERS: Record<string, (block: Block) => Promise<void>> = {
     expect(rest).toEqual([]);
     await readerFolder(async (dir) => {
       const port = await freePort();
-      const started = startShell(dir, line!, { PATH: runtimePath(dir), PORT: String(port) });
-      try {
-        const base = `http://127.0.0.1:${port}`;
-        await waitServing(base, started);
-        await checkServed(base, dir);
-      } finally {
-        await started.stop();
-      }
+      await checkServedBy(dir, line!, port, { PATH: runtimePath(dir), PORT: String(port) });
     });
   },
 
@@ -190,19 +195,12 @@ export const WORKER_RUNNERS: Record<string, (block: Block) => Promise<void>> = {
     expect(line).toContain('--port 8000');
     await readerFolder(async (dir) => {
       const port = await freePort();
-      const started = startShell(dir, line!.replace('--port 8000', `--port ${port}`), {
+      await checkServedBy(dir, line!.replace('--port 8000', `--port ${port}`), port, {
         PATH: runtimePath(dir),
         DENO_DIR: join(dir, '.deno'),
         DENO_NO_UPDATE_CHECK: '1',
         NO_COLOR: '1',
       });
-      try {
-        const base = `http://127.0.0.1:${port}`;
-        await waitServing(base, started);
-        await checkServed(base, dir);
-      } finally {
-        await started.stop();
-      }
     });
   },
 };
