@@ -4,14 +4,14 @@
  * parent exits as it did, and a parent killed outright takes the server down with it.
  */
 import { type ChildProcess, execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_ENV, relaunchEnv, relaunchOptions, SERVE_NODE_OPTIONS } from '../src/cli/relaunch.js';
 import { httpRequest } from './helpers/http.js';
-import { ensureBuilt, type ServeChild, startMarquee } from './helpers/serve-process.js';
+import { alive, childrenOf, ensureBuilt, PROC, type ServeChild, startMarquee } from './helpers/serve-process.js';
 
 describe('relaunchOptions', () => {
   it('relaunches `serve` only, with the memory reducer off', () => {
@@ -127,34 +127,6 @@ describe.skipIf(process.platform !== 'linux')('marquee import as a process', () 
     expect(withoutSay(failed.stderr)).toBe(withoutSay(failedHere.stderr).replaceAll('d.db', 'c.db'));
   }, 60_000);
 });
-
-/** Linux's list of a process's children, and their command lines. */
-const PROC = existsSync('/proc/self/task');
-function childrenOf(pid: number): { pid: number; args: string[] }[] {
-  const file = `/proc/${pid}/task/${pid}/children`;
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean)
-    .map(Number)
-    .map((child) => {
-      try {
-        return { pid: child, args: readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').filter(Boolean) };
-      } catch {
-        return { pid: child, args: [] };
-      }
-    });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function until(check: () => boolean, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;

@@ -3,7 +3,7 @@
  * with its stdout and stderr collected and a way to wait for a line.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -87,4 +87,35 @@ export function startMarquee(
       }
     },
   };
+}
+
+/** Linux lists a process's children (`childrenOf`): where it does not, tests of the relaunched server are skipped. */
+export const PROC = existsSync('/proc/self/task');
+
+/** A process's children (serve's relaunched server under its `marquee` parent), and their command lines. */
+export function childrenOf(pid: number): { pid: number; args: string[] }[] {
+  const file = `/proc/${pid}/task/${pid}/children`;
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(Number)
+    .map((child) => {
+      try {
+        return { pid: child, args: readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').filter(Boolean) };
+      } catch {
+        return { pid: child, args: [] };
+      }
+    });
+}
+
+/** Whether a process still runs. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }

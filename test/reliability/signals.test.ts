@@ -6,7 +6,7 @@
  * process and, when its thread is held, from the parent.
  */
 import { type ChildProcess, execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
@@ -16,13 +16,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTokenCodec, parseKeyRing } from '../../src/server/index.js';
 import { runCli, startCli } from '../helpers/cli.js';
 import { httpRequest } from '../helpers/http.js';
-import { ensureBuilt, type ServeChild, startMarquee } from '../helpers/serve-process.js';
+import { alive, childrenOf, ensureBuilt, PROC, type ServeChild, startMarquee } from '../helpers/serve-process.js';
 import { issueCertificate, makeTestCa, servedSerial } from '../helpers/tls.js';
 import { itWith } from '../helpers/tools.js';
 
 beforeAll(ensureBuilt, 120_000);
 
-const PROC = existsSync('/proc/self/task');
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
 afterEach(() => {
@@ -48,22 +47,8 @@ async function storedFolder(): Promise<string> {
   return dir;
 }
 
-/** The relaunched server under a `marquee` parent (Linux lists a process's children). */
-function childOf(pid: number): number | undefined {
-  const file = `/proc/${pid}/task/${pid}/children`;
-  if (!existsSync(file)) return undefined;
-  const first = readFileSync(file, 'utf8').trim().split(/\s+/)[0];
-  return first ? Number(first) : undefined;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** The relaunched server under a `marquee` parent. */
+const childOf = (pid: number): number | undefined => childrenOf(pid)[0]?.pid;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
