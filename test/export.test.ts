@@ -353,13 +353,14 @@ describe('the export folder', () => {
     }
   });
 
-  it('writes folders and files a static web server can read (the umask applies, not 0700)', async () => {
+  it('writes folders and files a static web server can read and only their owner can change (0755 and 0644 less the umask, not 0700)', async () => {
     const out = join(root, 'modes');
     await exportAddon(horizonAddon([]), out, { now: () => NOW });
     const mask = process.umask();
-    expect((await stat(out)).mode & 0o777).toBe(0o777 & ~mask);
-    expect((await stat(join(out, 'catalog'))).mode & 0o777).toBe(0o777 & ~mask);
-    expect((await stat(join(out, 'manifest.json'))).mode & 0o777).toBe(0o666 & ~mask);
+    expect((await stat(out)).mode & 0o777).toBe(0o755 & ~mask);
+    expect((await stat(join(out, 'catalog'))).mode & 0o777).toBe(0o755 & ~mask);
+    expect((await stat(join(out, 'manifest.json'))).mode & 0o777).toBe(0o644 & ~mask);
+    expect((await stat(join(out, MARKER_FILE))).mode & 0o777).toBe(0o644 & ~mask);
   });
 
   it('refuses a file where the folder should be', async () => {

@@ -10,7 +10,15 @@ import { exportGuideDays, GUIDE_WINDOW_LIMITS } from './guide.js';
 import { HTTPS_GUIDE_FILE, httpsGuidePage } from './https-page.js';
 import { exportAddonCatalogs, exportItems } from './items.js';
 import { landingHtml } from './landing.js';
-import { checkOutDir, createStagingDir, MARKER_FILE, MARKER_GENERATOR, MARKER_VERSION, swapIn } from './replace-dir.js';
+import {
+  checkOutDir,
+  createStagingDir,
+  FILE_MODE,
+  MARKER_FILE,
+  MARKER_GENERATOR,
+  MARKER_VERSION,
+  swapIn,
+} from './replace-dir.js';
 import { staticManifest } from './static-manifest.js';
 import type { CatalogExport, ExportOptions, ExportReport } from './types.js';
 import { createExportWriter } from './writer.js';
@@ -151,7 +159,7 @@ export async function exportAddon(addon: Addon, outDir: string, options: ExportO
       null,
       2,
     );
-    await writeFile(join(staging, MARKER_FILE), marker, { flag: 'wx' });
+    await writeFile(join(staging, MARKER_FILE), marker, { flag: 'wx', mode: FILE_MODE });
     options.signal?.throwIfAborted();
     const left = await swapIn(staging, target, previous);
     if (left) {

@@ -22,6 +22,15 @@ export const MARKER_GENERATOR = 'marquee export';
 /** Version 3 lists every file written (`written`); 2 listed the root entries, 1 nothing. */
 export const MARKER_VERSION = 3;
 
+/**
+ * The modes an export's folders and files are created with, less the umask: what a static web
+ * server needs (readable by all, writable by the owner only), and no more under `umask 000`
+ * (world-writable files served to the public); a stricter umask (077) is kept.
+ */
+export const FOLDER_MODE = 0o755;
+/** See FOLDER_MODE. */
+export const FILE_MODE = 0o644;
+
 /** Paths named in a refusal; the rest are counted. */
 const NAMED = 10;
 
@@ -189,11 +198,11 @@ async function walk(dir: string): Promise<Tree> {
 export async function createStagingDir(outDir: string): Promise<string> {
   await mkdir(dirname(outDir), { recursive: true });
   // mkdir, not mkdtemp: mkdtemp makes the folder 0700, and a static web server running as
-  // another user could then read nothing. mkdir takes 0777 less the umask, as the files do.
+  // another user could then read nothing. FOLDER_MODE less the umask, as the files take FILE_MODE.
   for (;;) {
     const staging = join(dirname(outDir), `.${basename(outDir)}.export-${randomBytes(6).toString('hex')}`);
     try {
-      await mkdir(staging);
+      await mkdir(staging, { mode: FOLDER_MODE });
       return staging;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

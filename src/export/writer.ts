@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { checkedFile } from './file-path.js';
+import { FILE_MODE, FOLDER_MODE } from './replace-dir.js';
 
 /**
  * Writes the files of one export into its staging folder, within the file and byte bounds, and
@@ -101,13 +102,13 @@ export function createExportWriter(root: string, limits: WriterLimits, events: W
       if (bytes + size > limits.maxBytes) return stop(`the byte limit (${limits.maxBytes}) was reached`);
       const folder = dirname(file);
       if (folder !== '.' && !folders.has(folder)) {
-        await mkdir(join(root, folder), { recursive: true });
+        await mkdir(join(root, folder), { recursive: true, mode: FOLDER_MODE });
         const parts = folder.split('/');
         for (let i = 1; i <= parts.length; i++) folders.add(parts.slice(0, i).join('/'));
       }
       try {
         // `wx`: the staging folder is ours and new; an existing file is a case-folding clash, never data to overwrite.
-        await writeFile(join(root, file), content, { flag: 'wx' });
+        await writeFile(join(root, file), content, { flag: 'wx', mode: FILE_MODE });
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
         events.warn(source, `not written: the file system already holds "${file}" under another letter case`);

@@ -8,6 +8,7 @@ import { readHttpsGuide } from '../https-guide.js';
 import { count } from '../plural.js';
 import { describeOutcome } from '../report.js';
 import { resolveSettings, STORE_OPTIONS } from '../resolve.js';
+import { stopOnSignal } from '../shutdown.js';
 
 export const exportCommand: Command = {
   name: 'export',
@@ -49,7 +50,9 @@ export const exportCommand: Command = {
     '--force they are deleted too, except a database (*.db, *.sqlite, -wal, -shm, -journal, or any file that starts as\n' +
     'SQLite does), a key ring (*.keys.json, or any file that reads as one) or source copies (*.sources): those are named\n' +
     'and the export stops. A folder without the marker is never replaced, --force or not.\n' +
-    'Exit codes: 0 written, 1 failed (nothing replaced), 2 bad flags or configuration, or an --out folder it may not replace, 3 database unavailable.',
+    'SIGINT or SIGTERM stops it within 2 s: its staging folder is removed and the previous export is left as it was.\n' +
+    'Exit codes: 0 written, 1 failed or stopped (nothing replaced), 2 bad flags or configuration, or an --out folder it may not replace, 3 database unavailable.',
+  stopsInOrder: true,
   async run(values, _positionals, io) {
     if (typeof values.out !== 'string') throw new MarqueeError('INVALID_SETTINGS', '--out DIR is required');
     const daysAhead = values['days-ahead'] === undefined ? 7 : Number(values['days-ahead']);
@@ -65,9 +68,10 @@ export const exportCommand: Command = {
     if (demo) settings = { ...settings, ...demo.settings, db: join(demo.dir, 'demo.db') };
     const db = settings.db ?? userDb;
     const store = openStore(db);
+    const stopping = stopOnSignal(io, 'export');
     try {
       if (demo) {
-        const outcome = await importAll(store, settings);
+        const outcome = await importAll(store, settings, { signal: stopping.signal });
         io.stderr.write(
           `marquee export: exporting the embedded demo (${values.demo === true ? '--demo' : `${userDb} holds no data and no source is configured`})\n` +
             (values.json ? '' : `${describeOutcome(outcome).join('\n')}\n`),
@@ -85,6 +89,7 @@ export const exportCommand: Command = {
         ...('markdown' in guide ? { httpsGuide: guide.markdown } : {}),
         guideDays: { from: -1, to: daysAhead },
         ...(typeof values['public-url'] === 'string' ? { publicUrl: values['public-url'] } : {}),
+        signal: stopping.signal,
       });
       if (values.json) {
         io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
@@ -104,6 +109,11 @@ export const exportCommand: Command = {
       ];
       io.stdout.write(`${lines.join('\n')}\n`);
       return 0;
+    } catch (error) {
+      if (stopping.by === undefined) throw error;
+      // Aborted: the staging folder is gone and --out is as it was (exportAddon's own cleanup).
+      io.stderr.write(`marquee export: stopped by ${stopping.by}: nothing was replaced, ${values.out} is as it was\n`);
+      return 1;
     } finally {
       store.close();
       demo?.cleanup();
