@@ -153,6 +153,8 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
         ...(livetv?.languages ? { languages: livetv.languages } : {}),
         limits: entryLimitsOf(limits),
         ...(limits.maxStreamsPerChannel !== undefined ? { maxStreamsPerChannel: limits.maxStreamsPerChannel } : {}),
+        ...(limits.maxProgrammesPerDay !== undefined ? { maxProgrammesPerDay: limits.maxProgrammesPerDay } : {}),
+        ...(limits.maxLogoLength !== undefined ? { maxLogoLength: limits.maxLogoLength } : {}),
         sourceOptions: sourceOptions(settings),
         ...lockTimeout(settings),
         ...guard(settings, hooks),
@@ -181,6 +183,7 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
         read: {
           ...(limits.maxItems !== undefined ? { maxItems: limits.maxItems } : {}),
           ...(limits.maxNameLength !== undefined ? { maxNameLength: limits.maxNameLength } : {}),
+          ...(limits.maxEpisodesPerSeries !== undefined ? { maxEpisodesPerSeries: limits.maxEpisodesPerSeries } : {}),
         },
         import: lockTimeout(settings),
         ...(settings.sources?.timeoutSeconds
@@ -295,6 +298,7 @@ export function buildAddon(
         ...(settings.livetv?.maxStreamsPerChannel !== undefined
           ? { maxStreamsPerChannel: settings.livetv.maxStreamsPerChannel }
           : {}),
+        ...(settings.addon?.maxAnswerBytes !== undefined ? { maxAnswerBytes: settings.addon.maxAnswerBytes } : {}),
         health: healthServing(settings),
       }),
     );
@@ -304,6 +308,7 @@ export function buildAddon(
       createLibraryPart(store, {
         ...(settings.library?.catalogs ? { catalogs: settings.library.catalogs } : {}),
         ...(settings.addonCatalogs ? { addonCatalogs: settings.addonCatalogs } : {}),
+        ...(settings.addon?.maxAnswerBytes !== undefined ? { maxAnswerBytes: settings.addon.maxAnswerBytes } : {}),
       }),
     );
   }

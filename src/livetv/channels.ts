@@ -56,12 +56,23 @@ export interface BuildOptions {
   readonly excludeGroups?: readonly string[];
   /** Streams kept per channel (LiveTvImportOptions.maxStreamsPerChannel); default 50. */
   readonly maxStreamsPerChannel?: number;
+  /** Characters of a channel's logo, a URL or an inline image (LiveTvImportOptions.maxLogoLength); default 8,192. */
+  readonly maxLogoLength?: number;
 }
 
 /** Streams kept per channel by default (`livetv.maxStreamsPerChannel`). */
 export const DEFAULT_MAX_STREAMS_PER_CHANNEL = 50;
 /** The setting, as messages name it. */
 export const MAX_STREAMS_SETTING = 'livetv.maxStreamsPerChannel';
+
+/**
+ * Characters of a channel's logo by default (`livetv.maxLogoLength`): an http(s) URL, or an inline
+ * `data:image/` URI. A logo is written twice into every catalog page that lists its channel (as
+ * poster and logo), so 100 channels with 64 KB inline images made a 12.8 MB page; 8 KB holds a
+ * small inline icon and any real URL (what the store kept of a longer one was cut, a broken image).
+ */
+export const DEFAULT_MAX_LOGO_LENGTH = 8_192;
+export const MAX_LOGO_SETTING = 'livetv.maxLogoLength';
 
 /** The source count (`marquee status`, the report) of the streams a playlist gives past the cap. */
 export const STREAMS_NOT_SERVED = 'streams not served';
@@ -97,6 +108,7 @@ export function buildChannels(
 ): ChannelDraft[] {
   const { include, exclude } = groupFilters(options);
   const cap = options.maxStreamsPerChannel ?? DEFAULT_MAX_STREAMS_PER_CHANNEL;
+  const maxLogo = options.maxLogoLength ?? DEFAULT_MAX_LOGO_LENGTH;
   interface Group {
     key: string;
     idSource: IdSource;
@@ -185,12 +197,7 @@ export function buildChannels(
   const ids = assignChannelIds(list.map((g) => g.idSource));
   return list.map((g, i) => {
     const e = g.first;
-    // http(s) logos, or inline images (data:image/…, at most 64 KiB): the client takes any absolute URL as a poster.
-    const logo =
-      e.tvgLogo !== undefined &&
-      (/^https?:\/\//i.test(e.tvgLogo) || (/^data:image\//i.test(e.tvgLogo) && e.tvgLogo.length <= 65_536))
-        ? e.tvgLogo
-        : undefined;
+    const logo = logoOf(e, g.source, maxLogo, warn);
     return {
       id: ids[i]!,
       name: e.name,
@@ -208,6 +215,30 @@ export function buildChannels(
       ...(g.catchup.length > 0 ? { catchupStreams: catchupBySource(g.catchup, g.sources) } : {}),
     };
   });
+}
+
+/**
+ * The logo of a channel's first entry: an http(s) URL or an inline image (`data:image/…`), which
+ * the client takes as a poster; longer than `max` characters, it is left out with a warning
+ * naming the line and the setting.
+ */
+function logoOf(
+  e: PlaylistEntry,
+  source: string,
+  max: number,
+  warn: (warning: ImportWarning) => void,
+): string | undefined {
+  const logo = e.tvgLogo;
+  if (logo === undefined) return undefined;
+  const inline = /^data:image\//i.test(logo);
+  if (!inline && !/^https?:\/\//i.test(logo)) return undefined;
+  if (logo.length <= max) return logo;
+  warn({
+    source,
+    line: e.line,
+    message: `tvg-logo is ${inline ? 'an inline image' : 'a URL'} of ${logo.length} characters, more than ${max} (${MAX_LOGO_SETTING}); the channel has no logo`,
+  });
+  return undefined;
 }
 
 /**

@@ -3,7 +3,14 @@ import { entryLimits } from '../sources/entry-limits.js';
 import type { SourceOptions, SourceStream } from '../sources/input/index.js';
 import { createHostMemo, redactLocation } from '../sources/input/index.js';
 import { SpareXmltvThread, xmltvLimitsOf, xmltvThreadUsed } from '../sources/xmltv/index.js';
-import { failedAreaAttempts, type LiveTvImport, type SourceAttempt, type Store, yieldPolicy } from '../store/index.js';
+import {
+  failedAreaAttempts,
+  type LiveTvImport,
+  type OverDayCap,
+  type SourceAttempt,
+  type Store,
+  yieldPolicy,
+} from '../store/index.js';
 import type { GuideContext } from './guide.js';
 import { CHANNEL_HEAD } from './guide-json.js';
 import { nothingReason } from './guide-yield.js';
@@ -36,6 +43,18 @@ import type { ImportWarning, LiveTvImportOptions, LiveTvImportResult } from './t
 import { warningList } from './warnings.js';
 
 const HOUR = 3_600_000;
+
+/** The warning of programmes past `livetv.maxProgrammesPerDay`, naming the worst guide channel day and its guide. */
+function overDayCapWarning(worst: OverDayCap, dropped: number, guides: readonly GuidePlan[]): ImportWarning {
+  const base = worst.key.replace(/ \(shift [+-]?[\d.]+h\)$/, '');
+  const guide = guides.find((g) => g.tally?.channelIds.has(base));
+  return {
+    source: guide?.label ?? guides.map((g) => g.label).join(', '),
+    message:
+      `guide channel "${worst.key}" has ${worst.programmes} programmes starting on ${worst.day}; the earliest ${worst.kept} are stored (livetv.maxProgrammesPerDay), ` +
+      `${dropped} programmes past it on ${worst.days} guide channel ${worst.days === 1 ? 'day' : 'days'} in all are not`,
+  };
+}
 
 /**
  * Imports the configured playlists and guides into `store`, atomically.
@@ -129,6 +148,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
         horizonMs: (options.horizonDays ?? 14) * 24 * HOUR,
         ...(options.languages ? { languages: options.languages } : {}),
         ...(options.lockTimeoutMs !== undefined ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
+        ...(options.maxProgrammesPerDay !== undefined ? { maxProgrammesPerDay: options.maxProgrammesPerDay } : {}),
         channelHead: CHANNEL_HEAD,
       });
 
@@ -259,6 +279,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
         ],
       });
       committed = true;
+      if (report.overDayCap) warnings.add(overDayCapWarning(report.overDayCap, report.dropped.overDayCap, guides));
       const validators: Record<string, NonNullable<GuidePlan['validators']>> = {};
       for (const p of [...playlists, ...guides]) if (p.validators) validators[p.location] = p.validators;
       return {

@@ -107,6 +107,17 @@ export interface LiveTvImportOptions {
    * Default 50 (`livetv.maxStreamsPerChannel`).
    */
   readonly maxStreamsPerChannel?: number;
+  /**
+   * Programmes one guide channel keeps per UTC day of their start: the earliest-starting ones,
+   * once the guides are merged; the rest are counted (`dropped.overDayCap`, a warning naming the
+   * worst guide channel day), never stored. Default 1,440, one a minute (`livetv.maxProgrammesPerDay`).
+   */
+  readonly maxProgrammesPerDay?: number;
+  /**
+   * Characters of a channel's logo (an http(s) URL or an inline `data:image/` URI): a longer one
+   * is left out, with a warning naming the line. Default 8,192 (`livetv.maxLogoLength`).
+   */
+  readonly maxLogoLength?: number;
   /** Read limits and timeouts for every source (the security options are set by the import). */
   readonly sourceOptions?: Omit<SourceOptions, 'previous' | 'signal' | 'allowPrivateAddresses' | 'allowFiles'>;
   /** `state` of the last successful import: when no source changed since, nothing is imported. */

@@ -17,6 +17,7 @@ import { closeImportConnection, commitImport, discardImport, rollbackImport } fr
 import { copiesDir, type SourceAttempt } from '../sources.js';
 import type { ImportHost } from './begin.js';
 import { catchupJson, guideNamesJson, writeChannelRows } from './channel-rows.js';
+import { DayCap } from './day-cap.js';
 import { finishLiveTv, finishReport, type ImportTally } from './finish.js';
 import { DAY, GuideDayWriter } from './guide-days.js';
 import type { LiveTvImport } from './import-api.js';
@@ -61,6 +62,8 @@ export class Import implements LiveTvImport {
   };
   #written = 0;
   readonly #dropped = { past: 0, beyondHorizon: 0, invalid: 0, tooLong: 0, unusedGuide: 0 };
+  /** Programmes per guide key and day (maxProgrammesPerDay). */
+  readonly #dayCap: DayCap;
   readonly #sql;
   readonly #days: GuideDayWriter;
   readonly #merging: MergeTable;
@@ -79,6 +82,7 @@ export class Import implements LiveTvImport {
     this.#archiveOldest = this.#oldest;
     this.#horizon = now + (options.horizonMs ?? 14 * DAY);
     this.#maxProgrammeMs = options.maxProgrammeMs ?? 3 * DAY;
+    this.#dayCap = new DayCap(options.maxProgrammesPerDay);
     this.#languages = (options.languages ?? []).map((l) => l.toLowerCase());
     this.#channelHead = options.channelHead;
     this.#days = new GuideDayWriter(db);
@@ -171,6 +175,7 @@ export class Import implements LiveTvImport {
       const dropped = this.#dropped;
       const days = this.#days;
       const merging = this.#merging;
+      const dayCap = this.#dayCap;
       let written = 0;
       for (const p of programmes) {
         const start = Math.trunc(p.start);
@@ -211,9 +216,12 @@ export class Import implements LiveTvImport {
               tally.keyProgrammes.delete(keyId);
             }
             merging.add(keyId, start, stop, priority, video);
-          } else {
+          } else if (dayCap.admit(keyId, start)) {
             days.add(keyId, start, stop, video);
             tally.keyProgrammes.set(keyId, (tally.keyProgrammes.get(keyId) ?? 0) + 1);
+          } else {
+            // Past its day's cap: counted in dropped.overDayCap, not among the programmes written.
+            written--;
           }
         }
       }
@@ -245,8 +253,17 @@ export class Import implements LiveTvImport {
         );
       }
       const keepFrom = (keyId: number) => Math.min(this.#oldest, this.#keyArchive.get(keyId) ?? this.#oldest);
-      const result = finishLiveTv(this.#db, this.#tally, this.#days, this.#merging, keepFrom);
-      const report = finishReport(result, this.#dropped, this.#written, input, this.#startedAt);
+      const beforeMerge = this.#dayCap.dropped;
+      const result = finishLiveTv(this.#db, this.#tally, this.#days, this.#merging, keepFrom, this.#dayCap);
+      const overDayCap = this.#dayCap.report((id) => this.#keyName(id));
+      const report = finishReport(
+        result,
+        { ...this.#dropped, overDayCap: beforeMerge },
+        this.#written,
+        input,
+        this.#startedAt,
+        overDayCap,
+      );
       commitImport(
         this.#db,
         this.id,
@@ -302,6 +319,12 @@ export class Import implements LiveTvImport {
     const keyId = this.#keyId(key);
     this.#tally.keyChannels.set(keyId, (this.#tally.keyChannels.get(keyId) ?? 0) + 1);
     return keyId;
+  }
+
+  /** The guide key of `keyId` (a scan of every key: once per import, to name it in a warning). */
+  #keyName(keyId: number): string | undefined {
+    for (const [key, id] of this.#keyIds) if (id === keyId) return key;
+    return undefined;
   }
 
   #keyId(key: string): number {
