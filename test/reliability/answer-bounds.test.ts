@@ -229,3 +229,48 @@ describe('channel logos of 64 KB inline images', () => {
     expect(await server.exited).toBe(0);
   }, 60_000);
 });
+
+describe('the limits are settings', () => {
+  it('livetv.maxProgrammesPerDay, livetv.maxLogoLength and library.maxEpisodesPerSeries reach the import', async () => {
+    const cwd = mkdtempSync(join(dir, 'settings-'));
+    writePlaylist(join(cwd, 'tv.m3u'), 3, (i) => `https://img.example/${'x'.repeat(i * 100)}.png`);
+    const parts = [
+      '<?xml version="1.0" encoding="UTF-8"?>\n<tv>\n<channel id="c0"><display-name>Zero</display-name></channel>\n',
+    ];
+    for (let k = 0; k < 30; k++) {
+      const s = today + k * 3_600_000;
+      parts.push(
+        `<programme channel="c0" start="${stamp(s)}" stop="${stamp(s + 600_000)}"><title>P${k}</title></programme>\n`,
+      );
+    }
+    writeFileSync(join(cwd, 'guide.xml'), `${parts.join('')}</tv>\n`);
+    const videos = Array.from({ length: 8 }, (_, i) => ({ id: `mq:s:1:${i + 1}`, season: 1, episode: i + 1 }));
+    writeFileSync(
+      join(cwd, 'lib.json'),
+      JSON.stringify({ items: [{ type: 'series', id: 'mq:s', name: 'S', videos }] }),
+    );
+    writeFileSync(
+      join(cwd, 'marquee.json'),
+      JSON.stringify({
+        livetv: { playlists: ['tv.m3u'], guides: ['guide.xml'], maxProgrammesPerDay: 10, maxLogoLength: 150 },
+        library: { files: ['lib.json'], maxEpisodesPerSeries: 5 },
+        addon: { maxAnswerBytes: 65_536 },
+      }),
+    );
+    const imported = startMarquee(['import', '--json'], cwd, children);
+    expect(await imported.exited).toBe(0);
+    const output = imported.output();
+    const report = JSON.parse(output.slice(output.indexOf('{')));
+    // 24 today (10 kept), 6 tomorrow.
+    expect(report.livetv.dropped.overDayCap).toBe(24 - 10);
+    expect(report.livetv.counts.programmes).toBe(10 + 6);
+    expect(report.livetv.warnings.map((w: { message: string }) => w.message)).toContainEqual(
+      expect.stringMatching(/^tvg-logo is a URL of 224 characters, more than 150 \(livetv\.maxLogoLength\)/),
+    );
+    expect(report.library.report.counts.episodes).toBe(5);
+    writeFileSync(join(cwd, 'bad.json'), JSON.stringify({ addon: { maxAnswerBytes: 1_000 } }));
+    const bad = startMarquee(['import', '--config', 'bad.json'], cwd, children);
+    expect(await bad.exited).toBe(2);
+    expect(bad.output()).toMatch(/addon\.maxAnswerBytes/);
+  }, 60_000);
+});
