@@ -1,8 +1,7 @@
 import { MarqueeError } from '../errors.js';
-import { entryLimits } from '../sources/entry-limits.js';
 import type { SourceOptions, SourceStream } from '../sources/input/index.js';
 import { createHostMemo, redactLocation } from '../sources/input/index.js';
-import { SpareXmltvThread, xmltvLimitsOf, xmltvThreadUsed } from '../sources/xmltv/index.js';
+import { SpareXmltvThread, xmltvThreadUsed } from '../sources/xmltv/index.js';
 import {
   failedAreaAttempts,
   type LiveTvImport,
@@ -11,10 +10,9 @@ import {
   type Store,
   yieldPolicy,
 } from '../store/index.js';
-import type { GuideContext } from './guide.js';
 import { CHANNEL_HEAD } from './guide-json.js';
-import { nothingReason } from './guide-yield.js';
-import { type GuideReader, passChannels, passGuide, storedChannels } from './import-pass.js';
+import { importGuides } from './import-guides.js';
+import { passChannels } from './import-pass.js';
 import {
   configuredGuides,
   guideOptions,
@@ -25,19 +23,10 @@ import {
   whatStays,
 } from './import-support.js';
 import { workDir } from './import-work.js';
-import { GuideIndex, MatchDemand, matchingOf } from './match.js';
-import { keepForReview, type ReviewGuide } from './match-review.js';
-import { EntryList, matchChannels } from './match-step.js';
-import {
-  attemptOf,
-  type GuidePlan,
-  judgeGuide,
-  judging,
-  type PlaylistPlan,
-  planGuides,
-  planPlaylist,
-  reportOf,
-} from './plan.js';
+import { matchingOf } from './match.js';
+import type { ReviewGuide } from './match-review.js';
+import { EntryList } from './match-step.js';
+import { attemptOf, type GuidePlan, judging, type PlaylistPlan, planGuides, planPlaylist, reportOf } from './plan.js';
 import { checkGuides } from './sources.js';
 import type { ImportWarning, LiveTvImportOptions, LiveTvImportResult } from './types.js';
 import { warningList } from './warnings.js';
@@ -154,109 +143,59 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
 
       // 2. Channels, built in a function of their own: nothing of the parsed playlists outlives it.
       const entries = new EntryList();
-      const { channels, headerGuides, streamsOverCap } = await passChannels(
+      // The channels go into the store now; matching, after the guides, needs only their names,
+      // ids and shifts, and the report the entries' lines and names (storedChannels).
+      const { subjects, headerGuides, streamsOverCap } = await passChannels(
         j,
         playlists,
         options,
         warnings.add,
         stays,
         entries,
+        imp,
       );
       if (pass === 1)
         guides = planGuides(j, [...(configuredGuides(options) ?? headerGuides), ...readerGuides(options)]);
-
-      // The channels go into the store now; matching, after the guides, needs only their names,
-      // ids and shifts, and the report the entries' lines and names (storedChannels).
-      const subjects = storedChannels(imp, channels, entries);
-      channels.length = 0;
       options.onChannelsStored?.();
-      const overrides = new Map(Object.entries(options.guideOverrides ?? {}));
-      const matching = matchingOf(options.matching);
-      const demand = new MatchDemand(subjects, overrides, matching);
       // The first guide's parsing thread starts now, and loads while the guide is opened and the
       // channels indexed for matching (not sooner: its heap would add to the playlists' peak).
       if (pass === 1 && guides.length > 0 && xmltvThreadUsed(options.parseThread)) spare = new SpareXmltvThread();
 
-      // 3. Guides, streamed in priority order.
-      imp.setGuideSources(guides.length);
-      const ctx: GuideContext = {
+      // 3-5. Guides, matching, and the guides judged (import-guides.ts).
+      const matched = await importGuides({
+        j,
         imp,
-        ...(options.parseThread !== undefined ? { parseThread: options.parseThread } : {}),
-        ...(spare !== undefined ? { spareThread: spare } : {}),
-        ...(options.onInflatedGuideBytes ? { onInflatedGuideBytes: options.onInflatedGuideBytes } : {}),
-        demand,
-        index: new GuideIndex(matching),
-        keysWritten: new Set(),
-        wanted: new Set(),
-        warn: warnings.add,
-        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-        ...(signal ? { signal } : {}),
-        window: {
-          from: now - (options.retentionHours ?? 48) * HOUR,
-          to: now + (options.horizonDays ?? 14) * 24 * HOUR,
-        },
-        unwanted: 0,
-        limits: xmltvLimitsOf(entryLimits(options.limits)),
-      };
-      let redo = false;
-      for (const [index, guide] of guides.entries()) {
-        reading = guide.label;
-        const stream = opened?.location === guide.location ? opened.stream : undefined;
-        if (stream) opened = undefined;
-        const reader: GuideReader = { j, ctx, work, options: guideOptions(sourceOptions, options), previous };
-        if (await passGuide(reader, guide, index, stream)) redo = true;
-      }
-
-      // 4. Matching, now that every guide channel is known, and the channels themselves.
-      reading = store.file;
-      options.onGuidesRead?.();
-      const { matchedBy, unmatched, keysShown, guidesShown, matches } = matchChannels({
-        imp,
-        index: ctx.index,
+        pass,
+        guides,
         subjects,
         entries,
-        overrides,
-        keysWritten: ctx.keysWritten,
-        wanted: ctx.wanted,
+        overrides: new Map(Object.entries(options.guideOverrides ?? {})),
+        matching: matchingOf(options.matching),
+        options,
+        sourceOptions: guideOptions(sourceOptions, options),
+        work,
+        now,
         maxListed,
         warn: warnings.add,
-        formsOf: (i) => demand.formsOf(i),
+        ...(spare !== undefined ? { spare } : {}),
         review,
+        opened: (location) => {
+          if (opened?.location !== location) return undefined;
+          const stream = opened.stream;
+          opened = undefined;
+          return stream;
+        },
+        reading: (what) => {
+          reading = what;
+        },
       });
-
-      // 5. The guides read from their sources are judged by what they yield for our channels.
-      for (const g of guides) {
-        if (g.tally === undefined || g.from === 'copy' || g.from === 'none') continue;
-        let matched = 0;
-        for (const key of keysShown) matched += g.tally.inWindow.get(key) ?? 0;
-        if (pass === 1 && g.outcome === 'imported') {
-          const yieldContext = {
-            index: ctx.index,
-            demand: ctx.demand,
-            subjects,
-            window: ctx.window,
-            shown: guidesShown,
-          };
-          judgeGuide(j, g, matched, () => nothingReason(g.tally!, matched, yieldContext));
-          if (g.outcome !== 'imported') redo = true;
-        } else if (g.outcome === 'imported') {
-          g.counts = { programmes: matched, read: g.tally.programmes };
-        }
-      }
-      if (redo) {
+      if (matched.redo) {
         if (pass > 1) throw new Error('a guide read from local copies was judged bad twice');
         // A bad guide is in this import: start a new one from local bytes only. What was said
         // about the bad guides' content stays in the report: it tells why they were refused.
         const bad = new Set(guides.filter((g) => g.outcome !== 'imported').map((g) => g.label));
         planWarnings.push(...warnings.listed.filter((w) => bad.has(w.source)));
-        // Their channels stay at hand for the review of matches (ids and names to pin them by).
-        review = keepForReview(
-          guides.flatMap((g) =>
-            g.outcome !== 'imported' && g.tally ? [{ label: g.label, channelIds: g.tally.channelIds }] : [],
-          ),
-          ctx.index,
-          options.maxReviewChannels,
-        );
+        review = matched.review;
         imp.discard();
         imp = undefined;
         for (const g of guides) {
@@ -266,6 +205,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
         }
         return undefined;
       }
+      const { matchedBy, unmatched } = matched;
 
       options.onProgress?.({ phase: 'commit', source: store.file, bytes: 0, records: subjects.length });
       signal?.throwIfAborted();
@@ -294,11 +234,14 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
           streamsOverCap,
         },
         matchedBy,
-        matches,
+        // Built when asked for (import --json): one object per playlist entry.
+        get matches() {
+          return matched.matches();
+        },
         unmatched,
         warnings: warnings.listed,
         warningCount: warnings.count(),
-        dropped: { ...report.dropped, unusedGuide: report.dropped.unusedGuide + ctx.unwanted },
+        dropped: { ...report.dropped, unusedGuide: report.dropped.unusedGuide + matched.unwanted },
         sources,
         state: { validators, playlistGuides: configuredGuides(options) ? [] : headerGuides.map((g) => g.location) },
         durationMs: Math.round(performance.now() - started),

@@ -90,7 +90,11 @@ export interface MatchOutcome {
   readonly keysShown: Set<string>;
   /** Guide channel ids some channel resolved to (unshifted). */
   readonly guidesShown: Set<string>;
-  readonly matches: EntryMatch[];
+  /**
+   * Every playlist entry with its channel's match, built when called (LiveTvImportResult.matches,
+   * which `import --json` prints): an object per entry, 300,000 of them for a large playlist.
+   */
+  readonly matches: () => EntryMatch[];
 }
 
 /**
@@ -110,6 +114,8 @@ interface Resolved extends Omit<Resolution, 'candidates'> {
   readonly guideName?: string;
   readonly candidates?: readonly ReviewCandidate[];
 }
+
+const NO_MATCH: Resolved = Object.freeze({});
 
 /** Resolves, stores and reports every channel's guide channel. */
 export function matchChannels(input: MatchInput): MatchOutcome {
@@ -139,11 +145,15 @@ export function matchChannels(input: MatchInput): MatchOutcome {
       if (more.length > 0) candidates = mergeCandidates(candidates ?? [], more);
     }
     const guideName = found.key === undefined ? undefined : index.namesOf(found.key)?.text;
-    const match: Resolved = {
-      ...found,
-      ...(guideName !== undefined ? { guideName } : {}),
-      ...(candidates !== undefined ? { candidates } : {}),
-    };
+    // Kept for the report until it is built: one shared object for the many channels without any.
+    const match: Resolved =
+      found.key === undefined && found.rule === undefined && candidates === undefined
+        ? NO_MATCH
+        : {
+            ...found,
+            ...(guideName !== undefined ? { guideName } : {}),
+            ...(candidates !== undefined ? { candidates } : {}),
+          };
     resolved.push(match);
     const guideKey = match.key === undefined ? undefined : shiftedKey(match.key, channel.shiftHours);
     if (match.rule === 'override' && match.key !== undefined && !index.has(match.key)) {
@@ -170,22 +180,26 @@ export function matchChannels(input: MatchInput): MatchOutcome {
       ...(match.candidates !== undefined ? { candidates: match.candidates } : {}),
     });
   }
-  const matches: EntryMatch[] = [];
-  for (let i = 0; i < input.entries.length; i++) {
-    const e = input.entries.at(i, subjects);
-    const channel = subjects[e.channel]!;
-    const match = resolved[e.channel]!;
-    matches.push({
-      source: e.source,
-      line: e.line,
-      name: e.name,
-      channel: channel.id,
-      guide: match.key ?? null,
-      guideName: match.guideName ?? null,
-      rule: match.rule ?? null,
-      score: match.rule === 'scored' ? (match.score ?? null) : null,
-      candidates: match.rule === undefined || match.rule === 'scored' ? (match.candidates ?? []) : [],
-    });
-  }
+  const { entries } = input;
+  const matches = () => {
+    const list: EntryMatch[] = [];
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries.at(i, subjects);
+      const channel = subjects[e.channel]!;
+      const match = resolved[e.channel]!;
+      list.push({
+        source: e.source,
+        line: e.line,
+        name: e.name,
+        channel: channel.id,
+        guide: match.key ?? null,
+        guideName: match.guideName ?? null,
+        rule: match.rule ?? null,
+        score: match.rule === 'scored' ? (match.score ?? null) : null,
+        candidates: match.rule === undefined || match.rule === 'scored' ? (match.candidates ?? []) : [],
+      });
+    }
+    return list;
+  };
   return { matchedBy, unmatched, keysShown, guidesShown, matches };
 }

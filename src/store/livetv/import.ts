@@ -47,8 +47,13 @@ export class Import implements LiveTvImport {
   readonly #maxProgrammeMs: number;
   readonly #languages: readonly string[];
   readonly #keyIds = new Map<string, number>();
-  /** Channel id → rid, whether a guide key was set, and its catch-up window (ms, 0 for none). */
-  readonly #channels = new Map<string, { readonly rid: number; keyed: boolean; readonly archiveMs: number }>();
+  /**
+   * Channel id → rid; whether a guide key was set, by rid; the catch-up window (ms) of the rids
+   * that have one. Numbers, not an object per channel: an import may hold 300,000 channels.
+   */
+  readonly #channels = new Map<string, number>();
+  readonly #keyed: number[] = [];
+  readonly #archives = new Map<number, number>();
   readonly #tally: ImportTally = {
     channels: 0,
     streams: 0,
@@ -122,7 +127,9 @@ export class Import implements LiveTvImport {
       const rid = ++this.#tally.channels;
       const keyed = channel.guideKey !== undefined && channel.guideKey !== '';
       const catchup = catchupJson(channel.catchupStreams);
-      this.#channels.set(id, { rid, keyed, archiveMs: catchup.archiveMs });
+      this.#channels.set(id, rid);
+      this.#keyed[rid] = keyed ? 1 : 0;
+      if (catchup.archiveMs > 0) this.#archives.set(rid, catchup.archiveMs);
       if (catchup.archiveMs > 0) this.#archiveOldest = Math.min(this.#archiveOldest, this.#now - catchup.archiveMs);
       const keyId = keyed ? this.#keyChannel(channel.guideKey!) : null;
       if (keyId !== null) this.#keepArchive(keyId, catchup.archiveMs);
@@ -134,15 +141,14 @@ export class Import implements LiveTvImport {
     this.#run('setting a guide key', () => {
       // Like addChannel: once sealed, programmes of keys no channel showed were already dropped.
       if (this.#sealed) throw new Error('setGuideKey after sealChannels()');
-      const channel = this.#channels.get(channelId);
-      if (channel === undefined)
-        throw new Error(`setGuideKey: no channel "${String(channelId).slice(0, 80)}" was added`);
-      if (channel.keyed) throw new Error(`setGuideKey: channel "${channelId}" already has a guide key`);
+      const rid = this.#channels.get(channelId);
+      if (rid === undefined) throw new Error(`setGuideKey: no channel "${String(channelId).slice(0, 80)}" was added`);
+      if (this.#keyed[rid] === 1) throw new Error(`setGuideKey: channel "${channelId}" already has a guide key`);
       if (typeof guideKey !== 'string' || guideKey === '') throw new Error('setGuideKey: the guide key is empty');
-      channel.keyed = true;
+      this.#keyed[rid] = 1;
       const keyId = this.#keyChannel(guideKey);
-      this.#keepArchive(keyId, channel.archiveMs);
-      this.#sql.channelKey.run(clip(guideKey, LIMITS.key), keyId, channel.rid);
+      this.#keepArchive(keyId, this.#archives.get(rid) ?? 0);
+      this.#sql.channelKey.run(clip(guideKey, LIMITS.key), keyId, rid);
     });
   }
 
