@@ -618,7 +618,7 @@ const RUNNERS: Record<string, (block: Block) => Promise<void>> = {
     const dir = matchingExample();
     writeFileSync(join(dir, 'marquee.yaml'), `db: ./tv.db\n${block.text}`);
     const settings = loadSettingsFile(join(dir, 'marquee.yaml'));
-    expect(settings.livetv?.matching).toEqual({ scored: true, threshold: 0.85, margin: 0.1 });
+    expect(settings.livetv?.matching).toEqual({ scored: true, threshold: 0.85, margin: 0.1, decoration: true });
     const { code, stdout } = await runCli(['import', '--json'], { cwd: dir });
     expect(code).toBe(0);
     const matches = JSON.parse(stdout).livetv.matches as { name: string; guide: string | null; rule: string }[];
@@ -643,6 +643,34 @@ const RUNNERS: Record<string, (block: Block) => Promise<void>> = {
     expect({ ...entry, source: 'tv.m3u' }).toEqual(JSON.parse(block.text));
   },
 
+  /** docs/livetv.md's decoration report: a playlist in a style no rule names reports exactly this. */
+  async 'livetv-decoration-json'(block) {
+    const dir = folder();
+    const hour = 3_600_000;
+    const stamp = (ms: number) => `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
+    const start = Math.floor(Date.now() / hour) * hour;
+    const names = ['CBC News Network', 'CTV', 'Global', 'TSN 1', 'Treehouse', 'History'];
+    const xml = names.map((n, i) => `<channel id="c${i}.ca"><display-name>${n}</display-name></channel>`);
+    for (const [i] of names.entries())
+      xml.push(
+        `<programme start="${stamp(start)}" stop="${stamp(start + hour)}" channel="c${i}.ca"><title>x</title></programme>`,
+      );
+    writeFileSync(join(dir, 'guide.xml'), `<?xml version="1.0" encoding="UTF-8"?>\n<tv>\n${xml.join('\n')}\n</tv>\n`);
+    const entries = names.map((n, i) => `◉ CA ${n} ${i % 2 ? '1080' : 'HEVC NFT'}`);
+    writeFileSync(
+      join(dir, 'tv.m3u'),
+      `#EXTM3U\n${entries.map((n, i) => `#EXTINF:-1,${n}\nhttp://s.example/${i}.ts\n`).join('')}`,
+    );
+    const { code, stdout } = await runCli(
+      ['import', '--json', '--db', 'tv.db', '--playlist', 'tv.m3u', '--epg', 'guide.xml'],
+      {
+        cwd: dir,
+      },
+    );
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).livetv.sources[0].decoration).toEqual(JSON.parse(block.text));
+  },
+
   /** docs/livetv.md's `status --matches`: the example's import, then the command prints exactly this. */
   async 'status-matches'(block) {
     const dir = matchingExample();
@@ -652,7 +680,8 @@ const RUNNERS: Record<string, (block: Block) => Promise<void>> = {
     expect(imported.code).toBe(0);
     const status = await runCli(['status', '--db', 'tv.db', '--matches'], { cwd: dir });
     expect(status.code).toBe(0);
-    expect(status.stdout.slice(status.stdout.indexOf('matches: '))).toBe(block.text);
+    // The playlist's path as the example's folder has it (the decoration line names its source).
+    expect(status.stdout.slice(status.stdout.indexOf('matches: ')).replaceAll(`${dir}/`, '')).toBe(block.text);
   },
 };
 

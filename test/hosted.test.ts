@@ -219,18 +219,21 @@ describe('hosted configure page', () => {
     expect(answer.status).toBe(422);
     const page = answer.text();
     expect(page).not.toMatch(/Ready to install|manifest\.json/);
-    expect(page).toMatch(/the guide .*missing\.xml.*404/);
+    // The cause and what to do, next to the guide's field (issue 46's wording for hosted users).
+    expect(page).toMatch(
+      /Guide \(XMLTV URL, optional\)<\/a> \S*missing\.xml was not found on its server \(HTTP 404\): check the address/,
+    );
     expect(h.service.list()).toHaveLength(0);
     // Asked again (the page reloaded, the link opened later): the same answer, no import started.
     const hits = sources.hits.get('/slow.m3u?failing-guide=1');
     const again = await httpRequest(h.url, progressPath);
     expect(again.status).toBe(422);
-    expect(again.text()).toMatch(/the guide .*missing\.xml.*404/);
+    expect(again.text()).toMatch(/\S*missing\.xml was not found on its server \(HTTP 404\)/);
     expect(sources.hits.get('/slow.m3u?failing-guide=1')).toBe(hits);
     // The JSON form refuses the same set the same way.
     const json = await configure(h, fields);
     expect(json.status).toBe(422);
-    expect(json.json().error.message).toMatch(/^epg: the guide .*missing\.xml.*404/);
+    expect(json.json().error.message).toMatch(/^epg: \S*missing\.xml was not found on its server \(HTTP 404\)/);
     expect(h.service.list()).toHaveLength(0);
   });
 

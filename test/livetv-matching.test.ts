@@ -114,12 +114,16 @@ describe('matches: every entry with how its channel found its guide channel', ()
         'candidates',
         'channel',
         'guide',
+        'guideName',
         'line',
         'name',
         'rule',
         'score',
         'source',
       ]);
+      // The guide channel's display name beside its id (issue 46), none without a guide channel.
+      if (m.guide === null) expect(m.guideName).toBeNull();
+      else expect(m.guideName).toEqual(expect.any(String));
       expect(m.source).toBe(playlistPath);
       expect(m.channel).toMatch(/^mq-tv:/);
       if (m.rule === 'scored') expect(m.score).toBeGreaterThanOrEqual(0.85);

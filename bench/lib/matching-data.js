@@ -97,20 +97,30 @@ export function playlistChannel(seed, j) {
   }
   let shown = `${rand.pick(PREFIXES)}${name}${rand.pick(TAGS)}`;
   if (rand() < 0.2) shown = shown.toUpperCase();
-  return { name: shown, group: GENRES[j % GENRES.length], url: `https://live.bench.example/m/${j}/index.m3u8` };
+  return {
+    name: shown,
+    /** The name before a panel's prefix, tag and case (for the benchmark's decorated copy). */
+    base: name,
+    group: GENRES[j % GENRES.length],
+    url: `https://live.bench.example/m/${j}/index.m3u8`,
+  };
 }
 
 const xml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** The playlist: every channel twice (two streams), names only. */
-export function writeMatchingPlaylist(path, seed) {
+/**
+ * The playlist: every channel twice (two streams), names only; `rename(channel, j)`, when given,
+ * writes each channel's name another way (the benchmark's copy in decorations nobody chose).
+ */
+export function writeMatchingPlaylist(path, seed, rename) {
   const { playlistChannels, entriesPerChannel } = MATCHING_SIZES;
   return writeChunks(path, async (write) => {
     await write('#EXTM3U\n');
     for (let j = 0; j < playlistChannels; j++) {
       const c = playlistChannel(seed, j);
+      const name = rename ? rename(c, j) : c.name;
       for (let k = 0; k < entriesPerChannel; k++) {
-        await write(`#EXTINF:-1 group-title="${c.group}",${c.name}\n${c.url}${k > 0 ? `?backup=${k}` : ''}\n`);
+        await write(`#EXTINF:-1 group-title="${c.group}",${name}\n${c.url}${k > 0 ? `?backup=${k}` : ''}\n`);
       }
     }
   });

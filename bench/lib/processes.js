@@ -123,10 +123,10 @@ export function startServer(command, args, ready, { timeoutMs = 120_000, cwd, on
 
 /**
  * Run a command to completion on core 1 (`cores: 'all'`: on every core) under `/usr/bin/time -v`:
- * wall time, peak RSS (KiB), CPU time (user + system, ms) and its output. Throws with the output
- * when it fails.
+ * wall time, peak RSS (KiB), CPU time (user + system, ms), its output and exit code. Throws with
+ * the output when it exits with a code not in `okCodes` (default: only 0).
  */
-export function runMeasured(command, args, { cwd, timeoutMs = 600_000, cores = 'one', env } = {}) {
+export function runMeasured(command, args, { cwd, timeoutMs = 600_000, cores = 'one', env, okCodes = [0] } = {}) {
   // Every core: this process is pinned to the driver core, and children inherit that.
   const [cmd, argv] =
     cores === 'all' && HAS_TASKSET
@@ -151,7 +151,7 @@ export function runMeasured(command, args, { cwd, timeoutMs = 600_000, cores = '
       running.delete(child);
       const wallMs = performance.now() - started;
       const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
-      if (code !== 0) {
+      if (!okCodes.includes(code)) {
         reject(
           new Error(`${command} ${args.join(' ')} failed (${code ?? signal}):\n${(stderr || stdout).slice(-3000)}`),
         );
@@ -160,7 +160,7 @@ export function runMeasured(command, args, { cwd, timeoutMs = 600_000, cores = '
       const user = /User time \(seconds\): ([\d.]+)/.exec(stderr);
       const system = /System time \(seconds\): ([\d.]+)/.exec(stderr);
       const cpuMs = user && system ? (Number(user[1]) + Number(system[1])) * 1000 : undefined;
-      resolve({ wallMs, peakRssKiB: rss ? Number(rss[1]) : undefined, cpuMs, stdout, stderr });
+      resolve({ wallMs, peakRssKiB: rss ? Number(rss[1]) : undefined, cpuMs, stdout, stderr, code });
     });
   });
 }

@@ -10,8 +10,12 @@
  *    grid, through the import API) and checked on the other, against the shipped values.
  * 3. Speed: a 50,000-entry playlist against a 20,000-channel guide (lib/matching-data.js), names
  *    only, `marquee import` with the scored stage, with its matches given as tvg-ids and the stage
- *    off (the same programmes stored: the stage's own cost), and with the stage off, in
+ *    off (the same programmes stored: the stage's own cost), and with the stage off; with names
+ *    read by their shapes only (`decoration: false`: the learned reading's and the ties' cost), on
+ *    the panel-style playlist and on the same channels in decorations nobody chose; in
  *    alternating rounds, each under /usr/bin/time -v.
+ * 4. Generalisation (issue 45, matching-unseen.js): the dev set in decorations drawn at random
+ *    from seeds, beside the seen styles. 5. Hostile names (issue 48, matching-bounds.js).
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,9 +23,13 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { guideStart, SEED } from '../lib/dataset.js';
 import { MATCHING_SIZES, writeMatchingGuide, writeMatchingPlaylist } from '../lib/matching-data.js';
+import { add, figures, lineIndex, score } from '../lib/matching-score.js';
 import { rewriteName } from '../lib/matching-styles.js';
+import { unseenName, unseenPanel } from '../lib/matching-unseen.js';
 import { runMeasured } from '../lib/processes.js';
 import { cached } from '../lib/write-data.js';
+import { runBounds } from './matching-bounds.js';
+import { runGeneralisation } from './matching-unseen.js';
 
 const STYLES = ['iptv-org', 'provider', 'rewritten'];
 const THRESHOLDS = [0.75, 0.8, 0.85, 0.9];
@@ -56,45 +64,6 @@ async function devFiles(corpusDir, set, out, style, date) {
     const truth = entries.map((e, index) => ({ index, name: names[index], truth: e[3] }));
     writeFileSync(join(out, `truth_${cc}.json`), `${JSON.stringify(truth, null, 1)}\n`);
   }
-}
-
-/** Line of each entry's #EXTINF in the playlists make.mjs writes → the entry's index. */
-function lineIndex(entries) {
-  const byLine = new Map();
-  let line = 2;
-  entries.forEach((e, i) => {
-    byLine.set(line, i);
-    line += 2 + e[1].length;
-  });
-  return byLine;
-}
-
-/** Counts as score.mjs counts them (entries whose truth is "?" left out). */
-function score(truth, answers) {
-  const s = { entries: 0, matchable: 0, matched: 0, correct: 0, wrong: 0, falseMatches: 0 };
-  for (const t of truth) {
-    if (t.truth === '?') continue;
-    const got = answers[t.index] ?? null;
-    s.entries++;
-    if (t.truth) s.matchable++;
-    if (got) s.matched++;
-    if (got && got === t.truth) s.correct++;
-    else if (got && t.truth) s.wrong++;
-    else if (got) s.falseMatches++;
-  }
-  return s;
-}
-
-function add(total, s) {
-  for (const k of Object.keys(s)) total[k] = (total[k] ?? 0) + s[k];
-  return total;
-}
-
-/** Precision, recall and F1 of summed counts. */
-export function figures(s) {
-  const precision = s.matched ? s.correct / s.matched : 0;
-  const recall = s.matchable ? s.correct / s.matchable : 0;
-  return { ...s, precision, recall, f1: precision + recall ? (2 * precision * recall) / (precision + recall) : 0 };
 }
 
 /** Countries in two halves: alternately, in alphabetical order. */
@@ -231,21 +200,34 @@ async function speed(root, dir, work, rounds, log) {
   writeFileSync(off, JSON.stringify({ livetv: { matching: { scored: false } } }));
   const on = join(work, 'matching-on.json');
   writeFileSync(on, JSON.stringify({}));
+  const shapes = join(work, 'matching-shapes.json');
+  writeFileSync(shapes, JSON.stringify({ livetv: { matching: { decoration: false } } }));
+  // The same channels written in decorations nobody chose (one panel of seed 1): the learned
+  // reading applies to nearly every name.
+  const panel = unseenPanel(1, 'de');
+  const decorated = await cached(join(dir, 'matching-50000-2-decorated.m3u'), (p) =>
+    writeMatchingPlaylist(p, SEED, (c, j) => unseenName(c.base, 'de', j, 1, panel)),
+  );
   const givenPlaylist = join(work, 'matching-50000-given.m3u');
   let givenEntries = 0;
   const db = join(work, 'speed.db');
-  const runs = { on: [], given: [], off: [] };
+  const VARIANTS = {
+    on: [playlist.path, on],
+    given: [givenPlaylist, off],
+    off: [playlist.path, off],
+    shapes: [playlist.path, shapes],
+    decorated: [decorated.path, on],
+    decoratedShapes: [decorated.path, shapes],
+  };
+  const runs = Object.fromEntries(Object.keys(VARIANTS).map((v) => [v, []]));
   for (let round = 1; round <= rounds; round++) {
-    for (const variant of ['on', 'given', 'off']) {
+    for (const [variant, [list, config]] of Object.entries(VARIANTS)) {
       log(`matching: round ${round}, ${variant}: marquee import of the 50,000-entry playlist and 20,000-channel guide`);
       for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
-      const list = variant === 'given' ? givenPlaylist : playlist.path;
       const args = ['import', '--db', db, '--playlist', list, '--epg', guide.path, '--json'];
-      const r = await runMeasured(
-        process.execPath,
-        [join(root, 'bin/marquee.js'), ...args, '--config', variant === 'on' ? on : off],
-        { cores: 'all' },
-      );
+      const r = await runMeasured(process.execPath, [join(root, 'bin/marquee.js'), ...args, '--config', config], {
+        cores: 'all',
+      });
       const report = JSON.parse(r.stdout).livetv;
       if (variant === 'on' && round === 1) givenEntries = writeGiven(playlist.path, report, givenPlaylist);
       runs[variant].push({
@@ -273,18 +255,28 @@ async function speed(root, dir, work, rounds, log) {
     on: best(runs.on),
     given: best(runs.given),
     off: best(runs.off),
+    shapes: best(runs.shapes),
+    decorated: best(runs.decorated),
+    decoratedShapes: best(runs.decoratedShapes),
+    decoratedBytes: decorated.bytes,
+    /** The learned reading's and the ties' cost: with it against names read by their shapes only, round by round. */
+    learnedRatios: runs.on.map((r, i) => r.wallMs / runs.shapes[i].wallMs),
+    learnedCpuRatios: runs.on.map((r, i) => r.cpuMs / runs.shapes[i].cpuMs),
+    decoratedRatios: runs.decorated.map((r, i) => r.wallMs / runs.decoratedShapes[i].wallMs),
+    decoratedCpuRatios: runs.decorated.map((r, i) => r.cpuMs / runs.decoratedShapes[i].cpuMs),
     /** The stage's own cost: with it against the same matches given, round by round. */
     ratios: runs.on.map((r, i) => r.wallMs / runs.given[i].wallMs),
     cpuRatios: runs.on.map((r, i) => r.cpuMs / runs.given[i].cpuMs),
     /** With it against without it (fewer programmes stored without). */
     offRatios: runs.on.map((r, i) => r.wallMs / runs.off[i].wallMs),
-    peakRssMB: { on: peak(runs.on), given: peak(runs.given), off: peak(runs.off) },
+    peakRssMB: Object.fromEntries(Object.entries(runs).map(([v, list]) => [v, peak(list)])),
   };
 }
 
 /** @example const result = await runMatching({ root, dir, log: console.log, quick: false }) */
 export async function runMatching({ root, dir, log, quick }) {
-  const corpusDir = join(root, '..', 'shared', 'corpus', 'matching');
+  // The corpus MARQUEE_CORPUS names (as the tests read it), else ../shared/corpus beside the repository.
+  const corpusDir = join(process.env.MARQUEE_CORPUS || join(root, '..', 'shared', 'corpus'), 'matching');
   const set = JSON.parse(gunzipSync(readFileSync(join(corpusDir, 'dev.json.gz'))).toString('utf8'));
   const date = new Date().toISOString().slice(0, 10);
   const base = join(dir, 'matching');
@@ -295,7 +287,18 @@ export async function runMatching({ root, dir, log, quick }) {
     await devFiles(corpusDir, set, dirs[style], style, date);
   }
   const styles = await devSet(root, set, dirs, log);
+  const generalisation = await runGeneralisation({ root, set, dirs, base, log });
   const tuning = quick ? undefined : await leaveHalfOut(root, set, dirs, log);
   const large = await speed(root, dir, dirs.work, quick ? 1 : 3, log);
-  return { date, styles, tuning, large };
+  const bounds = await runBounds({
+    root,
+    dir,
+    work: dirs.work,
+    seed: SEED,
+    start: guideStart(),
+    guide: join(dir, 'matching-20000-2.xml'),
+    playlist: join(dir, 'matching-50000-2.m3u'),
+    log,
+  });
+  return { date, styles, generalisation, tuning, large, bounds };
 }

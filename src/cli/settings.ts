@@ -95,6 +95,7 @@ export const SettingsSchema = v.strictObject({
           scored: v.optional(v.boolean()),
           threshold: v.optional(v.pipe(v.number(), v.minValue(0.5), v.maxValue(1))),
           margin: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(0.5))),
+          decoration: v.optional(v.boolean()),
         }),
       ),
       placeholders: v.optional(

@@ -18,6 +18,7 @@ import type { WorkDir } from './import-work.js';
 import { GuideIndex, MatchDemand, type Matching, type Overrides } from './match.js';
 import { keepForReview, type ReviewGuide } from './match-review.js';
 import { type EntryList, type MatchChannel, type MatchOutcome, matchChannels } from './match-step.js';
+import type { DecorationReport } from './matcher/index.js';
 import { type GuidePlan, type Judging, judgeGuide } from './plan.js';
 import type { ImportWarning, LiveTvImportOptions } from './types.js';
 
@@ -54,6 +55,8 @@ export type GuidesOutcome =
       readonly redo: false;
       /** Programmes skipped because no playlist channel could show their guide channel. */
       readonly unwanted: number;
+      /** What each playlist was found to write around its names, by source (for its report). */
+      readonly decorations: ReadonlyMap<string, DecorationReport>;
     });
 
 /** Streams the guides into `input.imp`, matches its channels and judges the guides (steps 3-5 of a pass). */
@@ -101,22 +104,30 @@ export async function importGuides(input: GuidesInput): Promise<GuidesOutcome> {
     if (await passGuide(reader, guide, index, input.opened(guide.location))) redo = true;
   }
 
-  // 4. Matching, now that every guide channel is known, and the channels themselves.
+  // 4. Matching, now that every guide channel is known, and the channels themselves. Without a
+  // guide there is nothing to match, nor to confirm what the playlists write around their names.
   input.reading(j.store.file);
   options.onGuidesRead?.();
-  const { keysShown, guidesShown, ...outcome } = matchChannels({
-    imp,
-    index: ctx.index,
-    subjects,
-    entries: input.entries,
-    overrides: input.overrides,
-    keysWritten: ctx.keysWritten,
-    wanted: ctx.wanted,
-    maxListed: input.maxListed,
-    warn: input.warn,
-    formsOf: (i) => demand?.formsOf(i),
-    review: input.review,
-  });
+  const words = ctx.index.words();
+  const decorations = demand?.decorations(words) ?? new Map<string, DecorationReport>();
+  const { keysShown, guidesShown, ...outcome } = matchChannels(
+    {
+      imp,
+      index: ctx.index,
+      subjects,
+      entries: input.entries,
+      overrides: input.overrides,
+      keysWritten: ctx.keysWritten,
+      wanted: ctx.wanted,
+      maxListed: input.maxListed,
+      warn: input.warn,
+      formsOf: (i) => demand?.formsOf(i),
+      learnedFormsOf: (i) => demand?.learnedFormsOf(i, words),
+      sourceCountry: (source) => decorations.get(source)?.country,
+      review: input.review,
+    },
+    input.matching.margin,
+  );
 
   // 5. The guides read from their sources are judged by what they yield for our channels.
   for (const g of guides) {
@@ -139,7 +150,7 @@ export async function importGuides(input: GuidesInput): Promise<GuidesOutcome> {
       g.counts = { programmes: matched, read: g.tally.programmes };
     }
   }
-  if (!redo) return { ...outcome, redo: false, unwanted: ctx.unwanted };
+  if (!redo) return { ...outcome, redo: false, unwanted: ctx.unwanted, decorations };
   // Their channels stay at hand for the review of matches (ids and names to pin them by).
   const review = keepForReview(
     guides.flatMap((g) =>

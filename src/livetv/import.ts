@@ -25,7 +25,7 @@ import {
 import { workDir } from './import-work.js';
 import { matchingOf } from './match.js';
 import type { ReviewGuide } from './match-review.js';
-import { EntryList } from './match-step.js';
+import { EntryList, withDecoration } from './match-step.js';
 import { attemptOf, type GuidePlan, judging, type PlaylistPlan, planGuides, planPlaylist, reportOf } from './plan.js';
 import { checkGuides } from './sources.js';
 import type { ImportWarning, LiveTvImportOptions, LiveTvImportResult } from './types.js';
@@ -205,11 +205,11 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
         }
         return undefined;
       }
-      const { matchedBy, unmatched } = matched;
+      const { matchedBy, unmatched, decorations } = matched;
 
       options.onProgress?.({ phase: 'commit', source: store.file, bytes: 0, records: subjects.length });
       signal?.throwIfAborted();
-      const sources = [...playlists, ...guides].map((p) => reportOf(p, Date.now()));
+      const sources = [...playlists, ...guides].map((p) => withDecoration(reportOf(p, Date.now()), decorations));
       const report = imp.commit({
         warnings: warnings.count(),
         details: { sources, matchedBy, unmatched, warnings: warnings.listed, streamsOverCap },

@@ -3,6 +3,7 @@ export { DEFAULT_FAILURES_BEFORE_DEAD, type HealthServing, offlineNote, orderByH
 export { CHANNEL_PREFIX, slugify } from './ids.js';
 export { importLiveTv } from './import.js';
 export { baseId, matchName } from './match.js';
+export type { DecorationReport } from './matcher/index.js';
 export { createLiveTvPart, GUIDE_CACHE, LIST_CACHE, type LiveTvPartOptions } from './part.js';
 export { createRefresher, liveTvRefreshJob, type Refresher, type RefresherOptions } from './refresh.js';
 export type {

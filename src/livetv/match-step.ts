@@ -8,8 +8,8 @@ import type { EntryRef, EntrySink } from './channels.js';
 import type { GuideIndex, MatchSubject, Overrides, Resolution } from './match.js';
 import { shiftedKey, subjectForms } from './match.js';
 import { mergeCandidates, type ReviewGuide, ReviewIndex } from './match-review.js';
-import type { NameForm } from './matcher/index.js';
-import type { EntryMatch, ImportWarning, MatchCounts, ReviewCandidate } from './types.js';
+import { countryOfId, type DecorationReport, type NameForm } from './matcher/index.js';
+import type { EntryMatch, ImportWarning, MatchCounts, ReviewCandidate, SourceReport } from './types.js';
 
 /**
  * The playlist entries kept, for the match report: in parallel arrays, not an object each (a
@@ -79,6 +79,10 @@ export interface MatchInput {
   readonly formsOf?: (i: number) => readonly NameForm[] | undefined;
   /** The channels of guides that failed as a whole in an earlier pass: candidates for review only. */
   readonly review?: readonly ReviewGuide[];
+  /** Channel `i`'s names as its playlist's decoration reads them, when that differs (MatchDemand.learnedFormsOf). */
+  readonly learnedFormsOf?: (i: number) => readonly NameForm[] | undefined;
+  /** The country most of a playlist's prefixes name (its decoration), by source. */
+  readonly sourceCountry?: (source: string) => string | undefined;
 }
 
 export interface MatchOutcome {
@@ -98,15 +102,59 @@ export interface MatchOutcome {
 }
 
 /**
- * A scored match to a guide channel whose programmes were not kept while the guides streamed is
+ * A match by name to a guide channel whose programmes were not kept while the guides streamed is
  * left for review instead. The playlist side asked "could anything score the threshold" through
  * its index, which cannot see two words one letter apart (`indiyskoye` / `indiiskoe`); the
- * scored stage, probing from the playlist's name, sometimes can. A channel matched without its
- * programmes would show an empty guide.
+ * scored stage, probing from the playlist's name, sometimes can. And a name read with its
+ * playlist's decoration once the guides confirmed only part of it reads in a way the playlist
+ * side did not ask for. A channel matched without its programmes would show an empty guide.
  */
 function demoted(match: Resolution, wanted: ReadonlySet<string>): Resolution {
-  if (match.rule !== 'scored' || wanted.has(match.key!)) return match;
-  return { candidates: [{ id: match.key!, score: match.score! }, ...(match.candidates ?? [])].slice(0, 3) };
+  if ((match.rule !== 'scored' && match.rule !== 'normalizedName') || wanted.has(match.key!)) return match;
+  return { candidates: [{ id: match.key!, score: match.score ?? 1 }, ...(match.candidates ?? [])].slice(0, 3) };
+}
+
+/** Neighbours looked at on each side of a channel left tied, for the country they matched. */
+const NEIGHBOURS = 8;
+
+/**
+ * The country most of channel `i`'s playlist neighbours (the matched channels before and after
+ * it in the same playlist) found their guide channels in, by their ids (`CBC.ca`); undefined
+ * when fewer than three say, or no country has most of them.
+ */
+function neighbourCountry(
+  i: number,
+  subjects: readonly MatchChannel[],
+  countries: (string | undefined)[],
+): string | undefined {
+  const source = subjects[i]!.source;
+  const counts = new Map<string, number>();
+  let said = 0;
+  for (const step of [-1, 1]) {
+    let seen = 0;
+    for (let j = i + step; j >= 0 && j < subjects.length && seen < NEIGHBOURS; j += step) {
+      if (subjects[j]!.source !== source) break;
+      const c = countries[j];
+      if (c === undefined) continue;
+      seen++;
+      said++;
+      counts.set(c, (counts.get(c) ?? 0) + 1);
+    }
+  }
+  for (const [c, n] of counts) if (n >= 3 && n * 2 > said) return c;
+  return undefined;
+}
+
+/** Left without a guide channel between two or more that its names fit about as well: a tie. */
+function tied(match: Resolution, margin: number): boolean {
+  const c = match.candidates;
+  return (
+    match.key === undefined &&
+    match.rule === undefined &&
+    c !== undefined &&
+    c.length >= 2 &&
+    c[0]!.score - c[1]!.score < margin
+  );
 }
 
 /** A channel's resolution with the names the review shows. */
@@ -118,43 +166,55 @@ interface Resolved extends Omit<Resolution, 'candidates'> {
 const NO_MATCH: Resolved = Object.freeze({});
 
 /** Resolves, stores and reports every channel's guide channel. */
-export function matchChannels(input: MatchInput): MatchOutcome {
+export function matchChannels(input: MatchInput, margin = 0.1): MatchOutcome {
   const { imp, index, subjects, overrides, keysWritten } = input;
   const matchedBy = { override: 0, tvgId: 0, feed: 0, displayName: 0, normalizedName: 0, scored: 0 };
   const unmatched: string[] = [];
   const keysShown = new Set<string>();
   const guidesShown = new Set<string>();
-  const resolved: Resolved[] = [];
+  const resolve = (i: number, country?: string): Resolution => {
+    const channel = subjects[i]!;
+    const forms = input.formsOf?.(i);
+    const learned = input.learnedFormsOf?.(i);
+    const more = { ...(learned !== undefined ? { learned } : {}), ...(country !== undefined ? { country } : {}) };
+    return demoted(index.resolve(channel, overrides, forms ?? subjectForms(channel), more), input.wanted);
+  };
+  const found = subjects.map((_, i) => resolve(i));
+  // Ties broken by what the playlist says around the channel: the country most of its
+  // neighbours matched, else the one its playlist's prefixes name; else it stays for review.
+  const countries = found.map((r) => (r.key === undefined ? undefined : countryOfId(r.key)));
+  for (const [i, match] of found.entries()) {
+    if (!tied(match, margin)) continue;
+    const country = neighbourCountry(i, subjects, countries) ?? input.sourceCountry?.(subjects[i]!.source);
+    if (country === undefined) continue;
+    const again = resolve(i, country);
+    if (again.key !== undefined) found[i] = again;
+  }
   const review =
     input.review && input.review.length > 0 ? new ReviewIndex(input.review, (id) => index.has(id)) : undefined;
   const named = (c: { readonly id: string; readonly score: number }): ReviewCandidate => {
     const name = index.namesOf(c.id)?.text;
     return name === undefined ? { id: c.id, score: c.score } : { id: c.id, name, score: c.score };
   };
-  for (const [i, channel] of subjects.entries()) {
-    const forms = input.formsOf?.(i);
-    const found = demoted(
-      forms === undefined ? index.resolve(channel, overrides) : index.resolve(channel, overrides, forms),
-      input.wanted,
-    );
-    let candidates = found.candidates?.map(named);
+  const resolved: Resolved[] = found.map((match, i) => {
+    let candidates = match.candidates?.map(named);
     // A channel without a guide channel (not one an override pins to none) may have been close to
     // one of a guide that failed as a whole: those are its candidates too.
-    if (review && found.rule === undefined && review.size > 0) {
-      const more = review.candidates(forms ?? subjectForms(channel));
+    if (review && match.rule === undefined && review.size > 0) {
+      const more = review.candidates(input.formsOf?.(i) ?? subjectForms(subjects[i]!));
       if (more.length > 0) candidates = mergeCandidates(candidates ?? [], more);
     }
-    const guideName = found.key === undefined ? undefined : index.namesOf(found.key)?.text;
+    const guideName = match.key === undefined ? undefined : index.namesOf(match.key)?.text;
     // Kept for the report until it is built: one shared object for the many channels without any.
-    const match: Resolved =
-      found.key === undefined && found.rule === undefined && candidates === undefined
-        ? NO_MATCH
-        : {
-            ...found,
-            ...(guideName !== undefined ? { guideName } : {}),
-            ...(candidates !== undefined ? { candidates } : {}),
-          };
-    resolved.push(match);
+    if (match.key === undefined && match.rule === undefined && candidates === undefined) return NO_MATCH;
+    return {
+      ...match,
+      ...(guideName !== undefined ? { guideName } : {}),
+      ...(candidates !== undefined ? { candidates } : {}),
+    };
+  });
+  for (const [i, channel] of subjects.entries()) {
+    const match = resolved[i]!;
     const guideKey = match.key === undefined ? undefined : shiftedKey(match.key, channel.shiftHours);
     if (match.rule === 'override' && match.key !== undefined && !index.has(match.key)) {
       input.warn({
@@ -202,4 +262,11 @@ export function matchChannels(input: MatchInput): MatchOutcome {
     return list;
   };
   return { matchedBy, unmatched, keysShown, guidesShown, matches };
+}
+
+/** A playlist's report with what it was found to write around its names (`decorations`, by source), when it writes any. */
+export function withDecoration(report: SourceReport, decorations: ReadonlyMap<string, DecorationReport>): SourceReport {
+  if (report.kind === 'guide') return report;
+  const decoration = decorations.get(report.location);
+  return decoration === undefined ? report : { ...report, decoration };
 }

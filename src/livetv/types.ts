@@ -6,6 +6,7 @@ import type { EntryLimits } from '../sources/entry-limits.js';
 import type { SourceOptions, SourceStream, SourceValidators } from '../sources/input/index.js';
 import type { Playlist } from '../sources/records.js';
 import type { SourceCounts, SourceOutcome } from '../store/index.js';
+import type { DecorationReport } from './matcher/index.js';
 
 export interface PlaylistSource {
   /** File path, `file://` or http(s) URL; for a `reader`, the address its key is made from (never shown). */
@@ -239,6 +240,11 @@ export interface SourceReport {
   readonly textsCut?: number;
   /** Set when the guide was not configured but named by this playlist's header (`url-tvg`). */
   readonly namedBy?: string;
+  /**
+   * A playlist's: what it was found to write around its names (prefixes, tags, the words it
+   * repeats that the guides' names rarely hold), when it writes any (docs/livetv.md, "How a name is read").
+   */
+  readonly decoration?: DecorationReport;
 }
 
 /** How channels no exact rule matches are matched by their names' score. */
@@ -249,6 +255,12 @@ export interface MatchingOptions {
   readonly threshold?: number;
   /** Least lead over the runner-up guide channel. Default 0.1. */
   readonly margin?: number;
+  /**
+   * Learn what each playlist writes around its names (the words it repeats before or after many
+   * of them that the guides' names rarely hold) and read its names without it. Default true;
+   * false reads names by their shapes only.
+   */
+  readonly decoration?: boolean;
 }
 
 /** How one playlist entry's channel found its guide channel, in `LiveTvImportResult.matches`. */

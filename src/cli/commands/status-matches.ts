@@ -6,6 +6,7 @@
  * offers `null` and names the candidates worth a look, so a tie or a weak score is never copied
  * in as a pin by mistake.
  */
+import type { DecorationReport, SourceReport } from '../../livetv/index.js';
 import type { ChannelMatch, MatchCandidate, Store } from '../../store/index.js';
 
 /** A scored match is comfortable at this score or more, with at least this lead over the next candidate. */
@@ -50,6 +51,8 @@ export interface MatchesStatus {
   readonly pinnedToNone: number;
   readonly withoutGuide: readonly Review[];
   readonly review: readonly Review[];
+  /** What each playlist of the served import was found to write around its names (docs/livetv.md). */
+  readonly decorations: readonly { readonly source: string; readonly decoration: DecorationReport }[];
 }
 
 /** Reads the served import's matches and picks what needs review. */
@@ -67,7 +70,15 @@ export function matchesStatus(store: Store): MatchesStatus {
     if (m.rule === undefined) withoutGuide.push(reviewOf(m));
     else if (m.rule === 'scored' && !comfortable(m)) review.push(reviewOf(m));
   }
-  return { channels: all.length, withGuide, scored, pinnedToNone, withoutGuide, review };
+  return {
+    channels: all.length,
+    withGuide,
+    scored,
+    pinnedToNone,
+    withoutGuide,
+    review,
+    decorations: decorationsOf(store),
+  };
 }
 
 function comfortable(m: ChannelMatch): boolean {
@@ -170,5 +181,34 @@ export function matchesLines(s: MatchesStatus): string[] {
       `(failed guide): guide ${guide} failed as a whole in the last import (\`marquee status\` says why): its channels are listed for review, not matched`,
     );
   }
+  lines.push(...decorationLines(s));
   return lines;
+}
+
+/** The playlists' decoration as the served import (the newest that succeeded) reported it. */
+function decorationsOf(store: Store): MatchesStatus['decorations'] {
+  const served = store.importHistory(10).find((r) => r.status === 'ok');
+  const details = (served?.report as { details?: { sources?: unknown } } | undefined)?.details;
+  const sources = Array.isArray(details?.sources) ? (details.sources as SourceReport[]) : [];
+  return sources.flatMap((s) => (s.decoration ? [{ source: s.location, decoration: s.decoration }] : []));
+}
+
+/** One line per playlist: `decoration: tv.m3u (812 names): prefixes "◉ CA" (812); tags fhd (400); learned: after "nft"`. */
+function decorationLines(s: MatchesStatus): string[] {
+  return s.decorations.map(({ source, decoration: d }) => {
+    const learned = [
+      ...d.learned.leading.map((w) => `before ${JSON.stringify(w)}`),
+      ...d.learned.trailing.map((w) => `after ${JSON.stringify(w)}`),
+      ...(d.learned.bareResolutions ? ['bare resolutions'] : []),
+      ...(d.learned.numbering ? ['numbering'] : []),
+    ];
+    const parts = [
+      ...(d.prefixes.length > 0
+        ? [`prefixes ${d.prefixes.map((p) => `${JSON.stringify(p.text)} (${p.names})`).join(', ')}`]
+        : []),
+      ...(d.tags.length > 0 ? [`tags ${d.tags.map((t) => `${t.text} (${t.names})`).join(', ')}`] : []),
+      ...(learned.length > 0 ? [`learned: ${learned.join(', ')}`] : []),
+    ];
+    return `decoration: ${source} (${d.names} names): ${parts.join('; ') || 'none'}`;
+  });
 }

@@ -7,7 +7,7 @@
  * the import kept (and so of the garbage V8 let pile up before collecting).
  */
 import { type CallSign, sharedCallSign } from './call-sign.js';
-import { type NameReading, readName } from './read-name.js';
+import { type NameReading, type ReadOptions, readName } from './read-name.js';
 import { CHANNEL_WORDS, COUNTRY2, FEED_WORDS, LANGUAGE2, TIME_FEED_WORDS, TV_WORDS, WEAK_WORDS } from './vocabulary.js';
 
 export interface NameForm {
@@ -89,8 +89,8 @@ export class TokenPool {
  * The form of a name; its tokens shared through `pool` when given.
  * @example formOf('UK: BBC One HD').key // 'bbc1'
  */
-export function formOf(name: string, pool?: TokenPool): NameForm {
-  return formOfReading(readName(name), pool);
+export function formOf(name: string, pool?: TokenPool, options?: ReadOptions): NameForm {
+  return formOfReading(readName(name, options), pool);
 }
 
 /**

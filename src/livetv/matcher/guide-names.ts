@@ -4,9 +4,11 @@
  * the scored stage (the best guide channel for a playlist channel's names, when it clears the
  * threshold and clearly beats the runner-up), once every guide has been read.
  */
+
 import { formsOfChannel, type NameForm } from './form.js';
 import { type Frozen, frozenContexts } from './guide-contexts.js';
 import { countryOfId, idStem, sameCountry } from './guide-ids.js';
+import { type GuideWords, guideWords } from './guide-words.js';
 import { Postings } from './postings.js';
 import { playlistProbes } from './probes.js';
 import { type GuideContext, minCoverP, Scorer } from './score.js';
@@ -288,6 +290,14 @@ export class GuideNames {
     return chosen === undefined ? { candidates } : { chosen: match(chosen), candidates };
   }
 
+  /**
+   * How many channels have a name holding each of `words`, and every number the names hold:
+   * what a playlist's learned decoration is checked against (decoration.ts).
+   */
+  words(): GuideWords {
+    return guideWords(this.#ids.length, (c) => this.#namesOfChannel(c), this.#forms);
+  }
+
   /** Channel `c`'s id stem (idStem), computed once. */
   #stemOf(c: number): string {
     let stem = this.#stems[c];
@@ -314,12 +324,12 @@ export class GuideNames {
     const stamp = ++this.#search;
     let scored = 0;
     const once = (n: number) => {
-      if (this.#seen[n] === stamp || scored >= MAX_SCORED) return;
+      if (this.#seen[n] === stamp) return false;
       this.#seen[n] = stamp;
-      scored++;
       visit(n);
+      return ++scored >= MAX_SCORED;
     };
-    for (const i of playlistProbes(postings, p, share, this.#stations)) postings.probe(p, i, once);
+    for (const i of playlistProbes(postings, p, share, this.#stations)) if (postings.probe(p, i, once)) break;
   }
 
   /** Document frequencies and the names that variants extend, once the guides are read. */

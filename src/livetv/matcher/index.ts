@@ -1,6 +1,10 @@
+export { countryOf } from './countries.js';
+export { Decoration, type DecorationReport } from './decoration.js';
+export type { Learned, NameEdges } from './edges.js';
 export { formOf, formsOfChannel, keyOf, type NameForm, TokenPool } from './form.js';
 export { countryOfId, idStem } from './guide-ids.js';
 export { GuideNames, type NameMatch, type ScoredMatch, type ScoredOptions } from './guide-names.js';
+export type { GuideWords } from './guide-words.js';
 export { PlaylistNames } from './playlist-names.js';
-export { countryOf, type NameReading, readName } from './read-name.js';
+export { MAX_NAME, MAX_TOKENS, type NameReading, type ReadOptions, readName } from './read-name.js';
 export { BETA, FEED, OPTIMISTIC, Scorer } from './score.js';

@@ -14,6 +14,14 @@ import { Postings, probeSet } from './postings.js';
 import { OPTIMISTIC, Scorer } from './score.js';
 
 const NONE: ReadonlySet<string> = new Set();
+/**
+ * Playlist names scored per guide name at most, the rarest probes first: names that share words
+ * with every guide channel cost each guide channel no more than this (the guide side's bound is
+ * guide-names.ts's MAX_SCORED).
+ */
+const MAX_SCORED = 2_000;
+/** Form slots per subject: two names as read, two as read with the playlist's decoration. */
+const SLOTS = 4;
 
 export class PlaylistNames {
   readonly #threshold: number;
@@ -21,8 +29,13 @@ export class PlaylistNames {
   readonly #forms: NameForm[] = [];
   readonly #subjects: (number | number[])[] = [];
   readonly #byKey = new Map<string, number>();
-  /** Per subject, the numbers of its forms (two slots, -1 for none): its names read once only. */
+  /**
+   * Per subject, the numbers of its forms (-1 for none): two slots for its names as read, two for
+   * them as its playlist's learned decoration reads them (decoration.ts). Its names read once only.
+   */
   #bySubject: Int32Array;
+  /** By slot, a subject's own form where the indexed one of its key names another country. */
+  readonly #own = new Map<number, NameForm>();
   /** Built on first use, once every playlist channel has been added. */
   #postings: Postings | undefined;
   readonly #scorer = new Scorer();
@@ -32,11 +45,14 @@ export class PlaylistNames {
   /** `subjects`: how many playlist channels there are (numbered from 0). */
   constructor(threshold: number, subjects = 0) {
     this.#threshold = threshold;
-    this.#bySubject = new Int32Array(subjects * 2).fill(-1);
+    this.#bySubject = new Int32Array(subjects * SLOTS).fill(-1);
   }
 
-  /** Records that playlist channel `subject` has a name read as `form` (at most two per subject). */
-  add(subject: number, form: NameForm): void {
+  /**
+   * Records that playlist channel `subject` has a name read as `form` (at most two per subject,
+   * and two more as its playlist's decoration reads them: `learned`).
+   */
+  add(subject: number, form: NameForm, learned = false): void {
     if (form.tokens.length === 0) return;
     let n = this.#byKey.get(form.key);
     if (n === undefined) {
@@ -45,29 +61,45 @@ export class PlaylistNames {
       this.#subjects.push(subject);
       this.#byKey.set(form.key, n);
       this.#postings = undefined;
-      this.#remember(subject, n);
+      this.#remember(subject, n, learned);
       return;
     }
-    this.#remember(subject, n);
+    const slot = this.#remember(subject, n, learned);
+    // One form per key is indexed; a name that reads the same with another prefix's country
+    // (`|UK| Sky News`, `|US| Sky News`) keeps its own, for the hints that break ties.
+    if (slot >= 0 && this.#forms[n]!.country !== form.country) this.#own.set(slot, form);
     const list = this.#subjects[n]!;
     if (typeof list === 'number') {
       if (list !== subject) this.#subjects[n] = [list, subject];
     } else if (list[list.length - 1] !== subject) list.push(subject);
   }
 
-  /** Playlist channel `subject`'s names as read, in the order added; undefined when none was added. */
-  formsOf(subject: number): NameForm[] | undefined {
-    const first = this.#bySubject[subject * 2];
+  /**
+   * Playlist channel `subject`'s names as read (or, `learned`, as its playlist's decoration reads
+   * them), in the order added; undefined when none was added.
+   */
+  formsOf(subject: number, learned = false): NameForm[] | undefined {
+    const at = subject * SLOTS + (learned ? 2 : 0);
+    const first = this.#bySubject[at];
     if (first === undefined || first === -1) return undefined;
-    const second = this.#bySubject[subject * 2 + 1]!;
-    return second === -1 ? [this.#forms[first]!] : [this.#forms[first]!, this.#forms[second]!];
+    const second = this.#bySubject[at + 1]!;
+    const form = (slot: number, n: number) => this.#own.get(slot) ?? this.#forms[n]!;
+    return second === -1 ? [form(at, first)] : [form(at, first), form(at + 1, second)];
   }
 
-  #remember(subject: number, n: number): void {
-    const at = subject * 2;
-    if (at + 1 >= this.#bySubject.length) return;
-    if (this.#bySubject[at] === -1) this.#bySubject[at] = n;
-    else if (this.#bySubject[at] !== n && this.#bySubject[at + 1] === -1) this.#bySubject[at + 1] = n;
+  /** Records form `n` in one of `subject`'s slots; returns the slot, or -1 (it had it, or no slot is free). */
+  #remember(subject: number, n: number, learned: boolean): number {
+    const at = subject * SLOTS + (learned ? 2 : 0);
+    if (at + 1 >= this.#bySubject.length) return -1;
+    if (this.#bySubject[at] === -1) {
+      this.#bySubject[at] = n;
+      return at;
+    }
+    if (this.#bySubject[at] !== n && this.#bySubject[at + 1] === -1) {
+      this.#bySubject[at + 1] = n;
+      return at + 1;
+    }
+    return -1;
   }
 
   /**
@@ -120,13 +152,16 @@ export class PlaylistNames {
         true,
       );
       if (g.call !== undefined) probes.push(...stationTokens(g, NONE));
+      let scored = 0;
       for (const i of probes) {
-        postings.probe(g, i, (n) => {
-          if (this.#seen[n] === stamp) return;
+        const stopped = postings.probe(g, i, (n) => {
+          if (this.#seen[n] === stamp) return false;
           this.#seen[n] = stamp;
           const score = this.#scorer.score(this.#forms[n]!, g, OPTIMISTIC);
           if (score >= floor) found(this.#subjects[n]!, score);
+          return ++scored >= MAX_SCORED;
         });
+        if (stopped) break;
       }
     }
   }

@@ -97,27 +97,29 @@ export class Postings {
 
   /**
    * Calls `visit` with every name that could align token `i` of `form`: the same token, its loose
-   * spelling, a join equal to it, or a token equal to its join with a neighbour.
+   * spelling, a join equal to it, or a token equal to its join with a neighbour; until `visit`
+   * returns true (it has seen enough). Returns whether it was stopped.
    */
-  probe(form: NameForm, i: number, visit: (n: number) => void): void {
+  probe(form: NameForm, i: number, visit: (n: number) => boolean | undefined): boolean {
     const t = form.tokens;
     const token = t[i]!;
-    this.#each(hash(TOKEN, token), visit);
-    this.#each(hash(JOIN, token), visit);
     const l = loose(token);
-    if (l !== '') this.#each(hash(LOOSE, l), visit);
-    // The joins this token is part of, against single tokens of the other names.
     const before = i > 0 ? t[i - 1]! : undefined;
     const after = i + 1 < t.length ? t[i + 1]! : undefined;
-    if (before !== undefined) {
-      this.#each(hash(TOKEN, before, token), visit);
-      if (i > 1) this.#each(hash(TOKEN, t[i - 2]!, before, token), visit);
-      if (after !== undefined) this.#each(hash(TOKEN, before, token, after), visit);
-    }
-    if (after !== undefined) {
-      this.#each(hash(TOKEN, token, after), visit);
-      if (i + 2 < t.length) this.#each(hash(TOKEN, token, after, t[i + 2]!), visit);
-    }
+    return (
+      this.#each(hash(TOKEN, token), visit) ||
+      this.#each(hash(JOIN, token), visit) ||
+      (l !== '' && this.#each(hash(LOOSE, l), visit)) ||
+      // The joins this token is part of, against single tokens of the other names.
+      (before !== undefined &&
+        (this.#each(hash(TOKEN, before, token), visit) ||
+          (i > 1 && this.#each(hash(TOKEN, t[i - 2]!, before, token), visit)) ||
+          (after !== undefined && this.#each(hash(TOKEN, before, token, after), visit)))) ||
+      (after !== undefined &&
+        (this.#each(hash(TOKEN, token, after), visit) ||
+          (i + 2 < t.length && this.#each(hash(TOKEN, token, after, t[i + 2]!), visit)))) ||
+      false
+    );
   }
 
   #slotOf(h: number): number {
@@ -138,11 +140,13 @@ export class Postings {
     return k === -1 ? 0 : this.#starts[k + 1]! - this.#starts[k]!;
   }
 
-  #each(h: number, visit: (n: number) => void): void {
+  /** Visits the names of hash `h` until `visit` returns true; returns whether it did. */
+  #each(h: number, visit: (n: number) => boolean | undefined): boolean {
     const k = this.#find(h);
-    if (k === -1) return;
+    if (k === -1) return false;
     const names = this.#names;
-    for (let at = this.#starts[k]!, end = this.#starts[k + 1]!; at < end; at++) visit(names[at]!);
+    for (let at = this.#starts[k]!, end = this.#starts[k + 1]!; at < end; at++) if (visit(names[at]!)) return true;
+    return false;
   }
 }
 

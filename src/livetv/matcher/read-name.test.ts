@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { countryOf } from './countries.js';
 import { formOf, loose } from './form.js';
-import { countryOf, readName } from './read-name.js';
+import { readName } from './read-name.js';
 
 const tokens = (name: string) => readName(name).tokens.join(' ');
 
@@ -56,8 +57,57 @@ describe('readName: what identifies a channel and what does not', () => {
     ['GER | Das Erste', 'das erste'],
     ['BBC ONE HD 1080', 'bbc 1'],
     ['Kanal 720', 'kanal 720'],
+    // Issue 45: by shape, marks and tags no rule names. A code anywhere in the leading run of marks.
+    ['◉ CA CBC News Network FHD', 'cbc news network'],
+    ['CA ★ CBC News Network FHD', 'cbc news network'],
+    ['⟦CA⟧ CBC News Network', 'cbc news network'],
+    ['CA◉CBC News Network', 'cbc news network'],
+    ['◉ CA ◉ CBC News Network', 'cbc news network'],
+    ['🇨🇦 CBC News Network', 'cbc news network'],
+    ['CBC News Network ▹ ca', 'cbc news network'],
+    ['ca ⥌ cbc news network', 'cbc news network'],
+    // Codecs with any one character, frame rates, tags in brackets of any kind.
+    ['TRT Haber H 265', 'trt haber'],
+    ['TRT Haber h_264', 'trt haber'],
+    ['TRT Haber x-265 HEVC', 'trt haber'],
+    ['CBC News ⟦60 FPS⟧ 【UHD】', 'cbc news'],
+    // Superscripts and small capitals beside plain letters are tags; a name written in them is a name.
+    ['CBC ᴿᵀᴷ', 'cbc'],
+    ['HBOᴴᴰ', 'hbo'],
+    ['ʙʙᴄ ᴏɴᴇ', 'bbc 1'],
+    ['ʙʙᴄ ᴏɴᴇ ʜᴅ', 'bbc 1'],
+    ['ʙʙᴄ ᴏɴᴇ NFT', 'bbc 1'],
+    ['(BR) ᴛᴠ ᴀᴘᴀʀᴇᴄɪᴅᴀ', 'tv aparecida'],
+    ['２ｘ２ ＨＤ', '2 x 2'],
+    // What the shapes leave as it is: a code with no mark beside it, a word that ends with `!`,
+    // a bracket that opens, a state after a comma, a number that names a channel.
+    ['UK Gold', 'uk gold'],
+    ['★ La 1 HD', 'la 1'],
+    ['AE ● Al Arabiya', 'al arabiya'],
+    ['Yo! MTV', 'yo mtv'],
+    ['TN (1080p)', 'tn'],
+    ['CBS (KKTV) Colorado Springs, CO', 'cbs kktv colorado springs co'],
+    ['Canal+ Sport 360', 'canal + sport 360'],
+    ['TR - TRT HABER 1080', 'trt haber 1080'],
+    ['Proﬁle TV', 'profile tv'],
+    ['2х2 ᴴᴰ', '2 kh 2'],
   ])('%s → %s', (name, expected) => {
     expect(tokens(name)).toBe(expected);
+  });
+
+  it('reads a name as its playlist writes them: learned words, bare resolutions, numbering', () => {
+    const learned = { lead: new Set(['ca']), trail: new Set(['nft']), numbers: true, numbered: true };
+    expect(tokens('TR - TRT HABER 1080')).toBe('trt haber 1080');
+    expect(readName('TR - TRT HABER 1080', { learned }).tokens.join(' ')).toBe('trt haber');
+    expect(readName('CA CBC News Network NFT', { learned })).toMatchObject({
+      tokens: ['cbc', 'news', 'network'],
+      country: 'ca',
+    });
+    expect(readName('101 | CA CBC News Network 1080 [NFT]', { learned }).tokens.join(' ')).toBe('cbc news network');
+    // Only the last bare number, and not one the guides' names hold as a word.
+    expect(readName('TV 1000 720', { learned }).tokens.join(' ')).toBe('tv 1000');
+    const keeps = { ...learned, dropsNumber: (n: string) => n !== '1000' };
+    expect(readName('TV 1000', { learned: keeps }).tokens.join(' ')).toBe('tv 1000');
   });
 
   it('reads a time shift in brackets as one written plainly', () => {
@@ -80,6 +130,11 @@ describe('readName: what identifies a channel and what does not', () => {
     // A language's code is set aside, but says no country.
     expect(readName('ENG: BBC One').country).toBeUndefined();
     expect(countryOf('UK | Entertainment')).toBe('uk');
+    expect(countryOf('◉ CA ◉ News')).toBe('ca');
+    expect(countryOf('CANADA')).toBe('ca');
+    expect(countryOf('Deutschland | Sport')).toBe('de');
+    expect(countryOf('United Kingdom HD')).toBe('uk');
+    expect(countryOf('🇨🇦')).toBe('ca');
     expect(countryOf('USA')).toBe('usa');
     expect(countryOf('Sport')).toBeUndefined();
   });

@@ -13,20 +13,32 @@
  */
 import { type CallSign, readCallSign } from './call-sign.js';
 import {
-  COUNTRY2,
-  COUNTRY3,
-  CYRILLIC,
-  GREEK,
-  LANGUAGE2,
-  LANGUAGE3,
-  NOTE_WORDS,
-  NUMBER_WORDS,
-  QUALITY_PATTERNS,
-  QUALITY_PHRASES,
-  QUALITY_WORDS,
-  REGIONS,
-  WEAK_WORDS,
-} from './vocabulary.js';
+  type Learned,
+  leadCandidate,
+  leadingRun,
+  type NameEdges,
+  numberedPrefix,
+  trailCandidate,
+  trailingRun,
+} from './edges.js';
+import {
+  flagsAsCodes,
+  isCountry,
+  isTag,
+  namesSomething,
+  smallCapitals,
+  TAG_MARK,
+  withoutStyledTags,
+} from './shapes.js';
+import { COUNTRY2, COUNTRY3, CYRILLIC, GREEK, NOTE_WORDS, NUMBER_WORDS, QUALITY_PHRASES } from './vocabulary.js';
+
+/** How to read a name. */
+export interface ReadOptions {
+  /** What its playlist was found to write around its names (decoration.ts). */
+  readonly learned?: Learned;
+  /** Filled with what the learning pass needs of its edges. */
+  readonly edges?: NameEdges;
+}
 
 /** A channel name read into its identity. */
 export interface NameReading {
@@ -46,24 +58,47 @@ export interface NameReading {
 const MAX_SHIFT = 12;
 
 /**
- * Reads a channel name.
+ * Characters of a name read at most: what identifies a channel is in its first words, and a name
+ * of any length costs the reader and the scored stage no more than one of this length.
+ */
+export const MAX_NAME = 300;
+/** Tokens of a name kept at most. */
+export const MAX_TOKENS = 32;
+
+/**
+ * A name as its edges are read: at most MAX_NAME characters; flags as the codes they spell;
+ * letters in a style of their own beside plain ones (`ᴴᴰ`, `ʀᴀᴡ`) set aside as tags; compatibility
+ * forms as their plain letters (NFKC), small capitals as capitals; spaces and control characters
+ * as one space. `styled` collects the tags set aside by their style.
+ */
+export function prepared(name: string, styled?: string[]): string {
+  let text = name.length > MAX_NAME ? name.slice(0, MAX_NAME) : name;
+  if (NON_ASCII.test(text)) {
+    text = smallCapitals(withoutStyledTags(flagsAsCodes(text), styled).normalize('NFKC')).replace(/[’‘ʼ`´]/g, "'");
+  }
+  return text.replace(/[\u0000-\u001f\s]+/g, ' ').trim();
+}
+
+/**
+ * Reads a channel name; `learned`: what its playlist was found to write around its names.
  * @example readName('|UK| BBC One Scotland FHD') // { tokens: ['bbc', '1', 'scotland'], shift: 0, country: 'uk' }
  */
-export function readName(name: string): NameReading {
-  const ascii = !NON_ASCII.test(name);
-  let text = (ascii ? name : smallCapitals(name.normalize('NFKC')).replace(/[’‘ʼ`´]/g, "'"))
-    .replace(/[\u0000-\u001f\s]+/g, ' ')
-    .trim();
-  let country: string | undefined;
-  // A prefix (at most two: `|UK| VIP: …`) that is a country, language or region code, or a tag.
-  for (let i = 0; i < 2; i++) {
-    const prefix = PREFIX.exec(text);
-    if (!prefix) break;
-    const code = (prefix[1] ?? prefix[2]!).toLowerCase();
-    if (isCountry(code)) country ??= code.replace(/-/g, '');
-    else if (!isTag(code) && !LANGUAGE3.has(code)) break;
-    text = text.slice(prefix[0].length);
+export function readName(name: string, options: ReadOptions = {}): NameReading {
+  const { learned, edges } = options;
+  let text = prepared(name, edges?.tags);
+  const lead = leadingRun(text, fold, learned);
+  if (edges !== undefined) {
+    // A number the name starts with, set apart (`101 | CA | CBC`): its run and first word are after it.
+    const numbering = lead.run === '' ? numberedPrefix(text) : 0;
+    const seen = numbering > 0 ? leadingRun(text.slice(numbering), fold) : lead;
+    if (numbering > 0) edges.numbered = true;
+    edges.run = seen.run;
+    if (seen.country !== undefined) edges.country = seen.country;
+    const word = leadCandidate(seen.text, fold);
+    if (word !== undefined) edges.lead = word;
   }
+  text = lead.text;
+  let country = lead.country;
   // A code glued to the name by a hyphen, in capitals (`UK-BBC ONE`, `DE-ZDF`), when the rest
   // still names something: `RU-TV`, `TV-3`, `AL-JAZEERA` and `Al-Jazeera` are names.
   if (country === undefined) {
@@ -74,8 +109,7 @@ export function readName(name: string): NameReading {
       const rest = text.slice(glued[0].length);
       const words = rest.toLowerCase().split(/[^\p{L}\p{N}]+/u);
       // The first word is a word of three or more (`YU-GI-OH!` is a name), and some word is not a tag or `TV`.
-      const first = words[0] ?? '';
-      if (first.length >= 3 && words.some((w) => /\p{L}{2}/u.test(w) && !isTag(w) && !WEAK_WORDS.has(w))) {
+      if ((words[0] ?? '').length >= 3 && words.some(namesSomething)) {
         country = code;
         text = rest;
       }
@@ -84,12 +118,29 @@ export function readName(name: string): NameReading {
   // A station's call sign, written plainly (call-sign.ts), before case is lost.
   const station = readCallSign(text);
   text = station.text;
-  text = ascii ? text.toLowerCase() : fold(text);
+  text = NON_ASCII.test(text) ? fold(text) : text.toLowerCase();
   // A panel's duplicate number at the end (`BBC One HD #2`) is not part of the name.
-  text = text.replace(QUALITY_PHRASES, ' ').replace(/\s#\d{1,2}\s*$/, ' ');
-  // Brackets: notes and tags go; a country code is a hint; anything else is part of the name
-  // (`Россия 24 (Благовещенск)`, `ABC (KERO)`).
-  text = text.replace(/[([{]([^()[\]{}]*)[)\]}]/g, (_all, inner: string) => {
+  text = text
+    .replace(QUALITY_PHRASES, (phrase) => {
+      edges?.tags.push(phrase.replace(/\d/g, '#'));
+      return TAG_MARK;
+    })
+    .replace(/\s#\d{1,2}\s*$/, ' ');
+  const trail = trailingRun(text, learned);
+  text = trail.text;
+  country ??= trail.country;
+  if (edges !== undefined) {
+    edges.tags.push(...trail.removed);
+    const last = trailCandidate(text, edges.tags);
+    if (last.word !== undefined) {
+      edges.trail = last.word;
+      edges.trailApart = last.apart;
+    }
+    edges.number = last.number;
+  }
+  // Brackets of any kind (`()`, `⟦⟧`, `【】`): notes and tags go; a country code is a hint;
+  // anything else is part of the name (`Россия 24 (Благовещенск)`, `ABC (KERO)`).
+  text = text.replace(/\p{Ps}([^\p{Ps}\p{Pe}]*)\p{Pe}/gu, (_all, inner: string) => {
     const words = inner.split(/[^\p{L}\p{N}/+]+/u).filter((w) => w !== '');
     if (words.length === 1 && isCountry(words[0]!)) {
       country ??= words[0]!;
@@ -129,6 +180,7 @@ export function readName(name: string): NameReading {
     else {
       for (const word of part.split(/[^\p{L}\p{N}+&']+/u)) {
         for (const token of splitWord(word)) {
+          if (raw.length >= MAX_TOKENS * 2) break;
           raw.push(token);
           inside.push(depth > 0);
         }
@@ -153,6 +205,10 @@ export function readName(name: string): NameReading {
     bracketed.push(inside[i]!);
   }
   joinLetters(tokens, bracketed);
+  if (tokens.length > MAX_TOKENS) {
+    tokens.length = MAX_TOKENS;
+    bracketed.length = MAX_TOKENS;
+  }
   for (let i = 0; i < tokens.length; i++) tokens[i] = NUMBER_WORDS.get(tokens[i]!) ?? tokens[i]!;
   return {
     tokens,
@@ -167,14 +223,6 @@ export function readName(name: string): NameReading {
 const OPEN = '\u0001';
 const CLOSE = '\u0002';
 
-/**
- * `|UK| `, `[UK] `, `(FR) `: a short code in brackets or bars; `UK: `, `UK - `, `UK| `, `DE ★ `,
- * `EX-YU: `, `UK >> `: a short code, a separator and a space (`Al-Jazeera` is a name, `UK:BBC` a
- * prefix); or a space and a mark glued to the name (`US ▎ESPN`, `UK |BBC`).
- */
-const PREFIX =
-  /^\s*(?:[|[({]\s*([\p{L}\p{N}]{2,6}(?:-[\p{L}]{2})?)\s*[|\])}]\s*|([\p{L}\p{N}]{2,6}(?:-[\p{L}]{2})?)(?:[:|]\s*|\s*(?:[|:\-–—●•·★☆»›►▶/\\~>=*]|\p{So})+\s+|\s+(?:[|●•·★☆»›►▶~>=*]|\p{So})+(?=\p{L})))/u;
-
 /** Lines of a picture, written bare after a quality word. */
 const RESOLUTIONS = new Set(['480', '540', '576', '720', '1080', '1440', '2160', '4320']);
 
@@ -183,19 +231,6 @@ const GLUED_PREFIX = /^([A-Z]{2,3})-(?=\p{Lu})/u;
 /** Codes that glue to a name as a word of it: articles (`AL-JAZEERA`, `EL-...`) and `TV`. */
 const GLUED_NOT_CODES = new Set(['al', 'el', 'tv']);
 
-function isCountry(code: string): boolean {
-  const c = code.toLowerCase();
-  return COUNTRY2.has(c) || COUNTRY3.has(c) || LANGUAGE2.has(c) || REGIONS.has(c);
-}
-
-function isTag(word: string): boolean {
-  const w = word.toLowerCase();
-  if (QUALITY_WORDS.has(w)) return true;
-  // Every pattern holds a digit or an `hd`/`sd`: most words need no regular expression.
-  return (DIGIT.test(w) || w.includes('hd') || w.includes('sd')) && QUALITY_PATTERNS.some((p) => p.test(w));
-}
-
-const DIGIT = /\d/;
 const NON_ASCII = /[^\x00-\x7f]/;
 const TRANSLITERATED = /[\u0370-\u03ff\u0400-\u04ff]/;
 
@@ -205,21 +240,8 @@ function isTagToken(token: string, next: string | undefined): boolean {
   return isTag(token) || (next === '+' && /^[fuq]?hd$/.test(token));
 }
 
-/**
- * Small capitals (`ʜᴅ`, `ꜰʜᴅ`, `ʀᴀᴡ`), which panels use as tags and NFKC leaves as they are, as
- * the capitals they stand for.
- */
-const SMALL_CAPITALS: Readonly<Record<string, string>> = Object.fromEntries(
-  [...'ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘǫʀꜱᴛᴜᴠᴡʏᴢ'].map((ch, i) => [ch, 'ABCDEFGHIJKLMNOPQRSTUVWYZ'[i]!]),
-);
-const SMALL_CAPITAL = /[ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘǫʀꜱᴛᴜᴠᴡʏᴢ]/gu;
-
-function smallCapitals(text: string): string {
-  return text.replace(SMALL_CAPITAL, (ch) => SMALL_CAPITALS[ch] ?? ch);
-}
-
 /** Lower case, no accents, Latin for Cyrillic and Greek; `&` between letters kept (`A&E`). */
-function fold(text: string): string {
+export function fold(text: string): string {
   const lower = text
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
@@ -277,16 +299,4 @@ function joinLetters(tokens: string[], bracketed: boolean[]): void {
 
 function isLetter(token: string): boolean {
   return token.length === 1 && /\p{L}/u.test(token);
-}
-
-/**
- * The country or language a text names: a code on its own (`USA`, `uk`), or a prefix (`UK | News`).
- * @example countryOf('UK | Entertainment') // 'uk'
- */
-export function countryOf(text: string): string | undefined {
-  const t = text.normalize('NFKC').trim();
-  if (isCountry(t)) return t.toLowerCase().replace(/-/g, '');
-  const prefix = PREFIX.exec(`${t} `);
-  const code = prefix ? (prefix[1] ?? prefix[2]!) : undefined;
-  return code !== undefined && isCountry(code) ? code.toLowerCase().replace(/-/g, '') : undefined;
 }

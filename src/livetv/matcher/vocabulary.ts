@@ -61,7 +61,7 @@ export const REGIONS = set(
 export const QUALITY_WORDS = set(`
   hd fhd uhd qhd shd sd hq lq hdtv fullhd ultrahd hdr hdr10 sdr 4k 8k 2k 1k hevc avc h264 h265 x264 x265 264 265 av1
   vp9 mpeg2 mpeg4 raw vip backup bkp alt orig original 10bit 8bit multiaudio multisub dolby atmos dts aac ac3 hls
-  mp4 ts m3u8 low mid high
+  mp4 ts m3u8 low mid high fps
 `);
 
 /** Quality and format tags of several words or with digits, as regular expressions (whole words). */
@@ -72,9 +72,12 @@ export const QUALITY_PATTERNS: readonly RegExp[] = [
   /^(?:[fuq]?hd|sd)\d*\+?$/, // hd+, fhd2 (a panel's second copy)
 ];
 
-/** Phrases of several words that are tags as a whole (`Full HD`, `50 FPS`, `H.265`). */
+/**
+ * Phrases of several words that are tags as a whole (`Full HD`, `50 FPS`), and a codec written
+ * with any one character between its letter and number (`H.265`, `H 265`, `h_264`, `x-265`).
+ */
 export const QUALITY_PHRASES =
-  /(?<![\p{L}\p{N}])(?:full\s+hd|ultra\s+hd|uhd\s+4k|\d{2,3}\s+fps|[hx]\.26[45]|hd\s*\+|ᴴᴰ|dolby\s+vision)(?![\p{L}\p{N}])/gu;
+  /(?<![\p{L}\p{N}])(?:full\s+hd|ultra\s+hd|uhd\s+4k|\d{2,3}\s+fps|[hx][^\p{L}\p{N}]?26[45]|hd\s*\+|ᴴᴰ|dolby\s+vision)(?![\p{L}\p{N}])/gu;
 
 /** iptv-org's notes and panels' labels in brackets: not part of the name. */
 export const NOTE_WORDS = set(`
