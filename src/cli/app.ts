@@ -165,6 +165,7 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
         onChannelsStored: collectGarbage,
         onGuidesRead: collectGarbage,
         onNewPass: collectGarbage,
+        onLargeGarbage: collectGarbage,
         // Full collections every 16 MiB of a gzip guide: for an import that owns the process (its
         // own, or serve's first before it listens), never beside requests.
         ...(hooks.parseThread ? { onInflatedGuideBytes: collectGarbage } : {}),

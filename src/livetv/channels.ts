@@ -48,6 +48,8 @@ export interface EntryRef {
 /** Where buildChannels tells each entry it keeps (no object per entry: a playlist has 50,000). */
 export interface EntrySink {
   add(source: string, line: number, name: string, channel: number): void;
+  /** Room for `entries` more, told before they are added (arrays grown one by one leave copies behind). */
+  reserve?(entries: number): void;
 }
 
 export interface BuildOptions {

@@ -79,7 +79,8 @@ export function assignIds(count: number, isTvgId: (i: number) => boolean, valueA
     } else losers.push(i);
   }
   const ids = new Array<string>(count);
-  for (const [slug, i] of holder) ids[i] = CHANNEL_PREFIX + slug;
+  // Joined, an id is one flat string; `+` made a pair of strings that became three once flattened.
+  for (const [slug, i] of holder) ids[i] = [CHANNEL_PREFIX, slug].join('');
   // Hashed ids are given after every plain slug is taken, so a hash never steals a plain id.
   const hashed = new Set<string>();
   for (const index of losers.sort((a, b) => a - b)) {

@@ -13,7 +13,7 @@ import { type SpareXmltvThread, xmltvLimitsOf } from '../sources/xmltv/index.js'
 import type { LiveTvImport } from '../store/index.js';
 import type { GuideContext } from './guide.js';
 import { nothingReason } from './guide-yield.js';
-import { type GuideReader, passGuide } from './import-pass.js';
+import { type GuideReader, LARGE_IMPORT_CHANNELS, passGuide } from './import-pass.js';
 import type { WorkDir } from './import-work.js';
 import { GuideIndex, MatchDemand, type Matching, type Overrides } from './match.js';
 import { keepForReview, type ReviewGuide } from './match-review.js';
@@ -64,7 +64,11 @@ export async function importGuides(input: GuidesInput): Promise<GuidesOutcome> {
   const { j, imp, pass, guides, subjects, options, now } = input;
   let demand: MatchDemand | undefined;
   const demandOf = () => {
-    demand ??= new MatchDemand(subjects, input.overrides, input.matching);
+    if (demand === undefined) {
+      const large = subjects.length >= LARGE_IMPORT_CHANNELS;
+      demand = new MatchDemand(subjects, input.overrides, input.matching, large ? options.onLargeGarbage : undefined);
+      if (large) options.onLargeGarbage?.();
+    }
     return demand;
   };
 
@@ -124,6 +128,9 @@ export async function importGuides(input: GuidesInput): Promise<GuidesOutcome> {
       formsOf: (i) => demand?.formsOf(i),
       learnedFormsOf: (i) => demand?.learnedFormsOf(i, words),
       sourceCountry: (source) => decorations.get(source)?.country,
+      ...(subjects.length >= LARGE_IMPORT_CHANNELS && options.onLargeGarbage
+        ? { collect: options.onLargeGarbage }
+        : {}),
       review: input.review,
     },
     input.matching.margin,

@@ -16,6 +16,9 @@ import { type GuidePlan, hasCopy, type Judging, judgeBad, type PlaylistPlan, pla
 import type { ImportWarning, LiveTvImportOptions } from './types.js';
 
 const MiB = 1024 * 1024;
+
+/** Channels from which an import is large (LiveTvImportOptions.onLargeGarbage). */
+export const LARGE_IMPORT_CHANNELS = 100_000;
 /** A playlist's text, read back from a copy, is capped as the playlist itself is. */
 const PLAYLIST_MAX_BYTES = SOURCE_LIMITS.playlist.maxBytes;
 
@@ -143,6 +146,7 @@ export async function passChannels(
   }
   const over: StreamsOverCap = { total: 0, bySource: new Map() };
   const channels = groupChannels(inputs, options, warn, entries, over);
+  if (channels.length >= LARGE_IMPORT_CHANNELS) options.onLargeGarbage?.();
   // What each playlist read fresh yields, with the streams the cap left out (marquee status says it).
   for (const p of plans) {
     const left = over.bySource.get(p.label);
