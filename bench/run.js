@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run bench [-- --quick] [-- --only=http|import|startup|matching]`: builds dist/ if stale, generates
+ * `npm run bench [-- --quick] [-- --only=http|import|startup|matching|relay]`: builds dist/ if stale, generates
  * the data (cached in bench/.data/), runs the sections and writes bench/results.md (a full run)
  * or bench/.data/results-partial.md (--quick or --only, so committed results are not replaced
  * by a shorter pass).
@@ -15,17 +15,18 @@ import { writeResults } from './lib/report.js';
 import { runHttp } from './sections/http.js';
 import { runImport } from './sections/import.js';
 import { runMatching } from './sections/matching.js';
+import { runRelay } from './sections/relay.js';
 import { runStartup } from './sections/startup.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const SECTIONS = ['http', 'import', 'startup', 'matching'];
+const SECTIONS = ['http', 'import', 'startup', 'matching', 'relay'];
 const HARD_LIMIT_MS = 20 * 60_000;
 
 const { values } = parseArgs({
   options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, help: { type: 'boolean' } },
 });
 if (values.help) {
-  console.log('usage: npm run bench [-- --quick] [-- --only=http|import|startup|matching]');
+  console.log('usage: npm run bench [-- --quick] [-- --only=http|import|startup|matching|relay]');
   process.exit(0);
 }
 const only = values.only?.split(',');
@@ -76,6 +77,8 @@ try {
     });
   }
   if (wants('matching')) run.matching = await runMatching({ root, dir, log, quick });
+  if (wants('relay'))
+    run.relay = await runRelay({ root, dir, log, realtimeS: quick ? 16 : 24, saturateS: quick ? 3 : 6 });
   run.totalMs = performance.now() - t0;
   const partial = quick || only;
   const file = writeResults(root, run, partial ? join(dir, '..', 'results-partial.md') : undefined);

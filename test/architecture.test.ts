@@ -20,6 +20,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   export: ['errors', 'protocol', 'addon', 'server'],
   hosted: ['errors', 'protocol', 'addon', 'server', 'store', 'sources', 'livetv', 'library'],
   demo: ['errors', 'protocol', 'addon', 'store', 'sources', 'livetv', 'library'],
+  relay: ['errors', 'protocol', 'server', 'store', 'sources', 'livetv'],
   cli: [
     'errors',
     'protocol',
@@ -33,6 +34,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'export',
     'demo',
     'hosted',
+    'relay',
   ],
 };
 

@@ -30,6 +30,7 @@ import {
 } from './docs/blocks.js';
 import { HEALTH_RUNNERS } from './docs/health-runners.js';
 import { HTTPS_RUNNERS } from './docs/https-runners.js';
+import { RELAY_RUNNERS } from './docs/relay-runners.js';
 import { WORKER_RUNNERS } from './docs/worker-runners.js';
 import { runCli } from './helpers/cli.js';
 import { httpRequest } from './helpers/http.js';
@@ -61,6 +62,8 @@ const RUNNERS: Record<string, (block: Block) => Promise<void>> = {
   ...HTTPS_RUNNERS,
   /** docs/health.md (test/docs/health-runners.ts). */
   ...HEALTH_RUNNERS,
+  /** docs/relay.md (test/docs/relay-runners.ts). */
+  ...RELAY_RUNNERS,
   /** examples/worker/README.md (test/docs/worker-runners.ts). */
   ...WORKER_RUNNERS,
   /** `npm ci && npm start` / `npm ci && npm run check`: start serves the demo; CI runs both lines. */

@@ -165,7 +165,8 @@ describe('marquee health', () => {
 
 describe('marquee serve with health.enabled', () => {
   it('checks after the first import, logs the pass and serves the live backup first', async () => {
-    const cwd = project('  enabled: true\n  timeoutSeconds: 2', 'log: { format: json }\n');
+    // The direct URLs, as the relay would otherwise carry these MPEG-TS streams (relay.enabled: auto).
+    const cwd = project('  enabled: true\n  timeoutSeconds: 2', 'log: { format: json }\nrelay: { enabled: false }\n');
     const cli = startCli(['serve', '--port', '0', '--refresh-hours', '0'], { cwd, env: { MARQUEE_RELAUNCH: 'off' } });
     try {
       const [, base] = await cli.waitForStdout(/manifest: +(http:\/\/\S+)\/manifest\.json/, 60_000);

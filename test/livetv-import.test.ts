@@ -42,6 +42,8 @@ describe('importLiveTv with the fixture playlist and two guides', () => {
     ]);
     // Numbered channels first by tvg-chno, then the others in playlist order.
     expect(channels.slice(0, 2).map((c) => c.number)).toEqual([1, 2]);
+    // Each with the source it came from (its key): the relay counts connections per source.
+    const origin = expect.stringMatching(/^playlist:[0-9a-f]{32}$/);
     expect(store.getStreams('mq-tv:bbcone.uk-hd')).toEqual([
       {
         url: 'https://streams.example/bbc1-hd.m3u8',
@@ -49,6 +51,7 @@ describe('importLiveTv with the fixture playlist and two guides', () => {
         userAgent: undefined,
         referrer: undefined,
         kodiProps: undefined,
+        origin,
       },
       {
         url: 'http://backup.example/bbc1.ts',
@@ -56,6 +59,7 @@ describe('importLiveTv with the fixture playlist and two guides', () => {
         userAgent: 'Mozilla/5.0 (Marquee test)',
         referrer: 'https://portal.example/',
         kodiProps: undefined,
+        origin,
       },
     ]);
     // A relative logo would be dropped by the client with its item: it is not kept.

@@ -168,6 +168,39 @@ function matchingTables(m) {
   return lines;
 }
 
+/** The relay's target rows (issue 44). */
+function relayTargets(r) {
+  const pct = (share) => `${f0(share * 100)}%`;
+  return [
+    `| relay: one 8 Mb/s upstream to ${r.viewers} viewers, delivered throughput ≥ 0.8× nginx serving the same segments as files | ${x(r.saturation.ratio)} (${f0(r.saturation.marquee.mbPerSecond)} vs ${f0(r.saturation.nginx.mbPerSecond)} MB/s; server CPU ${pct(r.saturation.marquee.cpu)} vs ${pct(r.saturation.nginx.cpu)}, driver ${pct(r.saturation.marquee.driverCpu)} / ${pct(r.saturation.nginx.driverCpu)}) | ${check(r.saturation.ratio >= 0.8)} |`,
+    `| relay: Marquee's RSS < 300 MB with ${r.viewers} viewers | ${f0(r.rssMB)} MB peak (VmHWM) | ${check(r.rssMB < 300)} |`,
+    `| relay: a joining viewer gets its first segment in < 1 s (p50) | p50 ${f0(r.firstSegmentMs.p50)} ms, p99 ${f0(r.firstSegmentMs.p99)} ms (${r.firstSegmentMs.n} viewers) | ${check(r.firstSegmentMs.p50 < 1000)} |`,
+  ];
+}
+
+/** The relay's section. */
+function relayTables(r) {
+  const pct = (share) => `${f1(share * 100)}%`;
+  return [
+    `One live MPEG-TS upstream of ${r.mbps} Mb/s (ffmpeg's testsrc2 at 640x360, H.264 at a constant rate, muxed at ${r.mbps} Mb/s), served at real-time pace by the bench process and relayed by \`marquee serve\` (core 1) to ${r.viewers} HLS viewers driven from the bench process (core 0), on 127.0.0.1. The channel was opened first (its first master playlist in ${f0(r.openMs)} ms: connect, first keyframe, first 2 s segment); the upstream host saw ${r.upstreamConnections} connection${r.upstreamConnections === 1 ? '' : 's'} for the whole run.`,
+    '',
+    '| | value |',
+    '| --- | --- |',
+    `| first segment of a joining viewer (master request → last byte of its first segment) | p50 ${f1(r.firstSegmentMs.p50)} ms, p99 ${f1(r.firstSegmentMs.p99)} ms, max ${f1(r.firstSegmentMs.max)} ms |`,
+    `| delivered at real time, all ${r.viewers} playing | ${f1(r.realtime.mbPerSecond)} MB/s (their demand: ${f1(r.realtime.demandMbPerSecond)} MB/s); ${r.realtime.errors} errors |`,
+    `| Marquee CPU at real time | ${pct(r.realtime.marqueeCpu)} of a core: ${f2(r.realtime.cpuPerViewer * 100)}% per viewer; driver ${pct(r.realtime.driverCpu)} |`,
+    `| Marquee peak RSS | ${f0(r.rssMB)} MB |`,
+    '',
+    `Saturation (each viewer fetching the playlist and all its segments in a loop for ${r.saturation.seconds} s, no pacing), Marquee, then nginx (\`sendfile\`, one worker, core 1) serving the six segments Marquee listed at that moment as files:`,
+    '',
+    '| | delivered | server CPU | driver CPU | errors |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    `| Marquee relay | ${f0(r.saturation.marquee.mbPerSecond)} MB/s | ${pct(r.saturation.marquee.cpu)} | ${pct(r.saturation.marquee.driverCpu)} | ${r.saturation.marquee.errors} |`,
+    `| nginx, static files | ${f0(r.saturation.nginx.mbPerSecond)} MB/s | ${pct(r.saturation.nginx.cpu)} | ${pct(r.saturation.nginx.driverCpu)} | ${r.saturation.nginx.errors} |`,
+    '',
+  ];
+}
+
 /** Write the results (to bench/results.md unless `file` is given). @example writeResults(root, { mode: 'full', http, imports, startup, build, pinning, totalMs }) */
 export function writeResults(root, run, file = join(root, 'bench/results.md')) {
   const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
@@ -230,6 +263,7 @@ export function writeResults(root, run, file = join(root, 'bench/results.md')) {
       ...matchingTargets(m),
     );
   }
+  if (run.relay) targets.push(...relayTargets(run.relay));
   lines.push('## Targets', '', '| target | measured | |', '| --- | --- | --- |', ...targets, '');
 
   if (run.http) lines.push('## HTTP', '', ...httpTables(run.http), '');
@@ -277,6 +311,7 @@ export function writeResults(root, run, file = join(root, 'bench/results.md')) {
       '',
     );
   }
+  if (run.relay) lines.push('## Relay', '', ...relayTables(run.relay));
   writeFileSync(file, `${lines.join('\n')}\n${analysis}`);
   return file;
 }

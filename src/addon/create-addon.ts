@@ -176,7 +176,13 @@ export function createAddon<const M extends DeepReadonly<ManifestInput>, C exten
     const decoded = config(request.config);
     const values = isPromiseLike(decoded) ? await decoded : decoded;
     if (!values) return notFound('the configuration is not valid');
-    const base = { type, id, config: values, ...(request.signal ? { signal: request.signal } : {}) };
+    const base = {
+      type,
+      id,
+      config: values,
+      ...(request.signal ? { signal: request.signal } : {}),
+      ...(request.origin !== undefined ? { origin: request.origin } : {}),
+    };
 
     if (resource === 'catalog') {
       const catalog = findCatalog(manifest!, type, id);

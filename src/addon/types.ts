@@ -82,6 +82,12 @@ export interface RequestContext<Config> {
   readonly config: Config;
   /** Aborted when the client goes away or the server shuts down. */
   readonly signal?: AbortSignal;
+  /**
+   * The add-on's own base URL as this request reached it (`publicUrl` when one is set, else the
+   * request's scheme and Host, with the mount prefix): for links back to the add-on in an answer.
+   * Absent when the add-on is not asked over HTTP (an export, a test calling `handle`).
+   */
+  readonly origin?: string;
 }
 
 export interface CatalogRequest<Config = Record<string, unknown>, ExtraNames extends string = string>
@@ -127,6 +133,8 @@ export interface AddonRequest {
   /** The raw config segment (already percent-decoded), when the path had one. */
   readonly config?: string;
   readonly signal?: AbortSignal;
+  /** The add-on's base URL as the request reached it (RequestContext.origin). */
+  readonly origin?: string;
   /**
    * The caller serializes the body with `serializeBody` and takes pre-serialized lists as they
    * are (the server does). Otherwise they are parsed into objects before the answer is returned.

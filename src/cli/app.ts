@@ -11,6 +11,7 @@ import {
   type LiveTvImportResult,
   type PlaylistSource,
   type SourceState,
+  type StreamRelay,
 } from '../livetv/index.js';
 import type { ConfigField } from '../protocol/index.js';
 import { createTokenCodec } from '../server/index.js';
@@ -284,6 +285,8 @@ export function buildAddon(
    * reloaded key ring, another database file): cached answers of the previous build are not served.
    */
   cacheEpoch = 0,
+  /** What serve adds: the relay's links in stream answers (cli/relay-serve.ts). */
+  extras: { readonly relay?: StreamRelay } = {},
 ): Addon {
   const parts: AddonPart[] = [];
   const hasLiveTv = store.counts().channels > 0;
@@ -301,6 +304,7 @@ export function buildAddon(
           : {}),
         ...(settings.addon?.maxAnswerBytes !== undefined ? { maxAnswerBytes: settings.addon.maxAnswerBytes } : {}),
         health: healthServing(settings),
+        ...(extras.relay ? { relay: extras.relay } : {}),
       }),
     );
   }

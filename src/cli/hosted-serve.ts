@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import type { ConfigCodec } from '../addon/index.js';
-import { createHostedHandler, createHostedService, setKeySecret } from '../hosted/index.js';
+import { createHostedHandler, createHostedService, type HostedService, setKeySecret } from '../hosted/index.js';
 import {
   createRequestHandler,
   createTokenCodec,
@@ -21,6 +21,7 @@ import { importLimits } from './limits.js';
 import { listenPerSettings } from './listen.js';
 import { createLogger } from './log.js';
 import { count } from './plural.js';
+import { startHostedRelay } from './relay-serve.js';
 import type { Settings } from './settings.js';
 import { settingsReload } from './settings-reload.js';
 import { boundServeStop } from './shutdown.js';
@@ -45,12 +46,14 @@ export async function serveHosted(settings: Settings, io: Io, settingsFile?: str
   // SIGHUP): new links use its current key, dropped keys stop opening links. The names of the
   // source sets keep the secret they started with (a set renamed mid-run would lose its files).
   let codec = createTokenCodec(ring, id);
+  let liveRing = ring;
   const liveCodec: ConfigCodec = { encode: (values) => codec.encode(values), decode: (token) => codec.decode(token) };
   const keys = watchKeyRing(keyFile, {
     onChange: (bytes) => {
       try {
         // The bytes read, never a new ring: a file gone for a moment must not become another key.
-        codec = createTokenCodec(parseKeyRing(bytes.toString('utf8')), id);
+        liveRing = parseKeyRing(bytes.toString('utf8'));
+        codec = createTokenCodec(liveRing, id);
         log.event(`reloaded the key ring ${keyFile}: new install links use its current key`);
       } catch (error) {
         log.warn(
@@ -60,6 +63,14 @@ export async function serveHosted(settings: Settings, io: Io, settingsFile?: str
     },
   });
   const h = settings.hosted ?? {};
+  // The relay (hosted.relay; docs/relay.md): off unless set. Its lookups go to the sets' stores.
+  let service: HostedService | undefined;
+  const relay = startHostedRelay(settings, {
+    db,
+    ring: () => liveRing,
+    storeOf: (set) => service?.store(set),
+    log,
+  });
   // The public pages link the HTTPS guide at /https, served from the package's own docs/https.md.
   const serverOptions = {
     logger: log,
@@ -67,9 +78,10 @@ export async function serveHosted(settings: Settings, io: Io, settingsFile?: str
     ...(settings.publicUrl ? { publicUrl: settings.publicUrl } : {}),
     ...(settings.basePath ? { basePath: settings.basePath } : {}),
     ...(settings.security?.trustProxy ? { trustProxy: true } : {}),
+    ...(relay ? { frontNotes: [relay.note] } : {}),
   };
   const hours = settings.refresh?.intervalHours ?? 6;
-  const service = createHostedService({
+  service = createHostedService({
     dir: h.dir ?? `${db}.hosted`,
     codec: liveCodec,
     setKeySecret: setKeySecret(ring),
@@ -98,6 +110,7 @@ export async function serveHosted(settings: Settings, io: Io, settingsFile?: str
       limits: importLimits(settings),
     },
     handlerFor: (addon) => createRequestHandler(addon, { ...serverOptions, responseCache: { maxBytes: 8 * MiB } }),
+    ...(relay ? { relayFor: (key: string) => relay.linksFor(key) } : {}),
     log: (level, message, fields) =>
       level === 'error'
         ? log.error({ msg: message, ...fields })
@@ -105,6 +118,7 @@ export async function serveHosted(settings: Settings, io: Io, settingsFile?: str
   });
   const hosted = createHostedHandler(service, {
     ...serverOptions,
+    ...(relay ? { relay: (request, path) => relay.relay.handle(request, path) } : {}),
     waitMs: (h.waitSeconds ?? 8) * 1000,
     ...(settings.security?.rateLimitPerMinute
       ? { rateLimit: { perMinute: settings.security.rateLimitPerMinute } }
@@ -144,15 +158,19 @@ export async function serveHosted(settings: Settings, io: Io, settingsFile?: str
         ...(settings.sources?.allowPrivate === true
           ? ['  (--allow-private-sources: user URLs may reach this machine and its network)']
           : []),
+        ...(relay ? [relay.banner] : []),
         '',
       ].join('\n'),
     );
     const signal = await io.stopped;
     const { graceMs } = boundServeStop(io, settings, signal, log);
     stopReload?.();
+    // Live answers end first: a relayed stream never finishes on its own.
+    relay?.stop();
     await running.close(graceMs);
     return 0;
   } finally {
+    relay?.stop();
     keys.stop();
     await service.close({ stopImports: true });
     hosted.close();

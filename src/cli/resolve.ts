@@ -143,6 +143,7 @@ export function resolveSettings(values: OptionValues, cwd: string): { settings: 
   if (typeof values['log-format'] === 'string') merged.log = { ...merged.log, format: values['log-format'] as 'json' };
   if (values.hosted === true) merged.hosted = { ...merged.hosted, enabled: true };
   if (values['allow-private-sources'] === true) merged.sources = { ...merged.sources, allowPrivate: true };
+  if (typeof values.relay === 'string') merged.relay = { ...merged.relay, enabled: relayMode(values.relay) };
   if (values.quiet === true) merged.log = { ...merged.log, requests: false };
   const redirectPort = number(
     values['https-redirect-port'],
@@ -176,6 +177,18 @@ export function resolveSettings(values: OptionValues, cwd: string): { settings: 
   }
   checkTls(settings, file);
   return file ? { settings, file } : { settings };
+}
+
+/** `--relay auto|true|false` (on/off and yes/no read as true/false). */
+function relayMode(value: string): 'auto' | boolean {
+  const v = value.trim().toLowerCase();
+  if (v === 'auto') return 'auto';
+  if (['true', 'on', 'yes', '1'].includes(v)) return true;
+  if (['false', 'off', 'no', '0'].includes(v)) return false;
+  throw new MarqueeError(
+    'INVALID_SETTINGS',
+    `--relay (or MARQUEE_RELAY) must be auto, true or false, got "${value.slice(0, 40)}"`,
+  );
 }
 
 /** A certificate needs its key and the other way round; the redirect port needs both and a port of its own. */

@@ -32,6 +32,17 @@ const Hours = v.pipe(v.number(), v.minValue(0));
 /** A count or length limit (issue 48): a whole number of at least 1. */
 const Count = v.pipe(v.number(), v.integer(), v.minValue(1));
 
+/** A playlist: its path or URL, or that with options. */
+const Playlist = v.union([
+  v.pipe(v.string(), v.minLength(1)),
+  v.strictObject({
+    url: v.pipe(v.string(), v.minLength(1)),
+    shiftHours: v.optional(v.pipe(v.number(), v.minValue(-24), v.maxValue(24))),
+    /** Connections its provider allows at once: the relay never opens more (docs/relay.md). */
+    maxConnections: v.optional(Count),
+  }),
+]);
+
 /** A URL that reaches a page (the landing page's icon and header, the install link): http(s) only. */
 const PageUrl = v.pipe(UrlSchema, v.check(isPageUrl, 'must be an http(s) URL: it reaches the landing page'));
 
@@ -51,6 +62,10 @@ const Xtream = v.union([
     excludeCategories: v.optional(Names),
     /** Higher is offered first among a channel's streams; equal keeps the settings order. */
     priority: v.optional(v.pipe(v.number(), v.integer(), v.minValue(-1000), v.maxValue(1000))),
+    /** Connections the account allows at once; default the panel's `user_info.max_connections`. */
+    maxConnections: v.optional(Count),
+    /** The User-Agent the panel expects from players: sent with the account's requests and its relayed streams. */
+    userAgent: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(512))),
   }),
 ]);
 
@@ -80,7 +95,7 @@ export const SettingsSchema = v.strictObject({
   ),
   livetv: v.optional(
     v.strictObject({
-      playlists: v.optional(v.array(Source)),
+      playlists: v.optional(v.array(Playlist)),
       guides: v.optional(v.array(Source)),
       includeGroups: v.optional(v.array(v.string())),
       excludeGroups: v.optional(v.array(v.string())),
@@ -209,6 +224,25 @@ export const SettingsSchema = v.strictObject({
       maxConnectionsPerAddress: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
     }),
   ),
+  /** The relay (docs/relay.md): streams played through Marquee's own origin, one upstream per channel. */
+  relay: v.optional(
+    v.strictObject({
+      /** `auto` (the default) relays what a browser cannot play as it is; `true` every stream; `false` none. */
+      enabled: v.optional(v.union([v.literal('auto'), v.boolean()])),
+      /** Also list the direct URLs after the relayed ones (desktop apps play them). Default false. */
+      keepDirect: v.optional(v.boolean()),
+      /** An upstream is closed this long after its last viewer left. Default 10. */
+      idleSeconds: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(3600))),
+      /** An upstream without bytes this long has failed: the relay moves to the channel's next stream. Default 6. */
+      stallSeconds: v.optional(v.pipe(v.number(), v.minValue(1), v.maxValue(120))),
+      /** Upstream connections at once, in all. Default 16. */
+      maxUpstreams: v.optional(Count),
+      /** Viewers at once, in all. Default 256. */
+      maxViewers: v.optional(Count),
+      /** Megabytes of live segments kept per channel (each variant). Default 48. */
+      bufferMegabytes: v.optional(v.pipe(v.number(), v.minValue(4), v.maxValue(1024))),
+    }),
+  ),
   /** `marquee serve --hosted`: one public instance, each user with their own sources (docs/hosted.md). */
   hosted: v.optional(
     v.strictObject({
@@ -223,6 +257,10 @@ export const SettingsSchema = v.strictObject({
       waitSeconds: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(60))),
       /** Imports one install link (source set), or one address through the configure form, may start a minute. */
       importsPerMinute: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+      /** Relay users' streams (off by default): `true`, or each source set's caps. */
+      relay: v.optional(
+        v.union([v.boolean(), v.strictObject({ maxUpstreams: v.optional(Count), maxViewers: v.optional(Count) })]),
+      ),
     }),
   ),
   log: v.optional(

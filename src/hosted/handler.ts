@@ -19,6 +19,7 @@ import {
   crossSiteOrigin,
   crossSiteResponse,
   localPath,
+  type MountedHandler,
   type RequestHandler,
   redactPath,
   type ServerOptions,
@@ -34,6 +35,8 @@ export interface HostedHandlerOptions extends ServerOptions {
   readonly waitMs?: number;
   /** How long `POST /configure` (JSON) waits for the first import before answering. Default 10 min. */
   readonly configureWaitMs?: number;
+  /** The relay (`hosted.relay`), answering `/relay/…`: its links name a set and a stream, signed. */
+  readonly relay?: MountedHandler;
 }
 
 export interface HostedHandler {
@@ -75,7 +78,7 @@ export function createHostedHandler(service: HostedService, options: HostedHandl
   const publicAddon = make(true);
   const pendingAddon = make(false);
   // The rate limit is applied here, once per request, not again by the handlers behind.
-  const { rateLimit: _limit, waitMs: _wait, configureWaitMs: _configureWait, ...inner } = options;
+  const { rateLimit: _limit, waitMs: _wait, configureWaitMs: _configureWait, relay: _relay, ...inner } = options;
   const publicHandler = createRequestHandler(publicAddon, inner);
   const pendingHandler = createRequestHandler(pendingAddon, { ...inner, responseCache: false });
   const limiter =
@@ -88,6 +91,12 @@ export function createHostedHandler(service: HostedService, options: HostedHandl
   }
 
   async function route(request: CoreRequest): Promise<CoreResponse> {
+    // The relay keeps limits of its own (viewers and upstreams per source set): a player asks
+    // every second or two, which a per-address request limit is not made for.
+    if (options.relay && request.method !== 'OPTIONS') {
+      const local = localPath(request.url, basePath);
+      if (local?.startsWith('/relay/')) return options.relay(request, local.slice('/relay'.length));
+    }
     if (limiter) {
       const wait = limiter.take(clientAddress(request, options.trustProxy));
       if (wait > 0) {

@@ -5,7 +5,7 @@
  */
 import { type Addon, type AddonPart, type ConfigCodec, composeAddon } from '../addon/index.js';
 import { createLibraryPart } from '../library/index.js';
-import { createLiveTvPart } from '../livetv/index.js';
+import { createLiveTvPart, type StreamRelay } from '../livetv/index.js';
 import type { RequestHandler } from '../server/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { HOSTED_FIELDS } from './sources.js';
@@ -14,6 +14,8 @@ import type { HostedManifestBase } from './types.js';
 export interface OpenSets {
   /** The request handler of set `key`, its store opened when it is not. */
   handler(key: string): RequestHandler;
+  /** The store of set `key`, opened when it is not (the relay looks its streams up). */
+  store(key: string): Store;
   /** Builds the add-on of an open set again (its data changed). */
   rebuild(key: string): void;
   /** Closes the store of set `key` now, or after `delayMs` (requests in flight may still read it). */
@@ -27,6 +29,8 @@ export interface OpenSetsOptions {
   readonly maxOpen: number;
   readonly fileOf: (key: string) => string;
   readonly handlerFor: (addon: () => Addon) => RequestHandler;
+  /** The relay's links for a set's stream answers (hosted.relay), when it is on. */
+  readonly relayFor?: (key: string) => StreamRelay | undefined;
   /** Streams a stream answer holds at most (`livetv.maxStreamsPerChannel`); default the part's. */
   readonly maxStreamsPerChannel?: number;
   /** Bytes of an answer built from a set's store, at most (`addon.maxAnswerBytes`); default the parts'. */
@@ -43,13 +47,15 @@ interface OpenSet {
 export function createOpenSets(options: OpenSetsOptions): OpenSets {
   const open = new Map<string, OpenSet>();
 
-  function buildAddon(store: Store): Addon {
+  function buildAddon(store: Store, key: string): Addon {
     const parts: AddonPart[] = [];
     // Streams are named after the add-on, as the client lists them under its name.
     const bound = options.maxAnswerBytes !== undefined ? { maxAnswerBytes: options.maxAnswerBytes } : {};
+    const relay = options.relayFor?.(key);
     const live = {
       streamName: options.manifest.name,
       ...(options.maxStreamsPerChannel !== undefined ? { maxStreamsPerChannel: options.maxStreamsPerChannel } : {}),
+      ...(relay ? { relay } : {}),
       ...bound,
     };
     if (store.counts().channels > 0) parts.push(createLiveTvPart(store, live));
@@ -71,30 +77,33 @@ export function createOpenSets(options: OpenSetsOptions): OpenSets {
     else entry.store.close();
   }
 
-  return {
-    handler(key) {
-      let entry = open.get(key);
-      if (entry) {
-        open.delete(key);
-        open.set(key, entry);
-        return entry.handler;
-      }
-      // Many stores are open at once: a small page cache each. Their files stay memory-mapped
-      // (the store's default): guide pages came 1.7x faster than without the map in bench/hosted.js;
-      // mapped pages are the OS's reclaimable file cache, though counted in the RSS.
-      const store = openStore(options.fileOf(key), { cacheKiB: 4 * 1024 });
-      const made: { addon: Addon } = { addon: buildAddon(store) };
-      entry = { store, addon: made.addon, handler: options.handlerFor(() => (entry as OpenSet).addon) };
+  function opened(key: string): OpenSet {
+    let entry = open.get(key);
+    if (entry) {
+      open.delete(key);
       open.set(key, entry);
-      while (open.size > options.maxOpen) {
-        const oldKey = open.keys().next().value!;
-        close(oldKey, 30_000);
-      }
-      return entry.handler;
-    },
+      return entry;
+    }
+    // Many stores are open at once: a small page cache each. Their files stay memory-mapped
+    // (the store's default): guide pages came 1.7x faster than without the map in bench/hosted.js;
+    // mapped pages are the OS's reclaimable file cache, though counted in the RSS.
+    const store = openStore(options.fileOf(key), { cacheKiB: 4 * 1024 });
+    const made: { addon: Addon } = { addon: buildAddon(store, key) };
+    entry = { store, addon: made.addon, handler: options.handlerFor(() => (entry as OpenSet).addon) };
+    open.set(key, entry);
+    while (open.size > options.maxOpen) {
+      const oldKey = open.keys().next().value!;
+      close(oldKey, 30_000);
+    }
+    return entry;
+  }
+
+  return {
+    handler: (key) => opened(key).handler,
+    store: (key) => opened(key).store,
     rebuild(key) {
       const entry = open.get(key);
-      if (entry) entry.addon = buildAddon(entry.store);
+      if (entry) entry.addon = buildAddon(entry.store, key);
     },
     close,
     closeAll() {

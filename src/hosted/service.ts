@@ -70,6 +70,7 @@ export function createHostedService(options: HostedOptions): HostedService {
     maxOpen: Math.max(1, options.maxOpenSets ?? 32),
     fileOf: (key) => setFile(dir, key),
     handlerFor: options.handlerFor,
+    ...(options.relayFor ? { relayFor: options.relayFor } : {}),
     ...(options.sourceOptions?.limits?.maxStreamsPerChannel !== undefined
       ? { maxStreamsPerChannel: options.sourceOptions.limits.maxStreamsPerChannel }
       : {}),
@@ -290,6 +291,7 @@ export function createHostedService(options: HostedOptions): HostedService {
     },
     keyOf: (sources) => sourceSetKey(sources, options.setKeySecret),
     handler: (key) => openSets.handler(key),
+    store: (key) => (hasData(registry.get(key)) ? openSets.store(key) : undefined),
     progress: (key) => jobs.get(key)?.progress,
     refusal: (key) => (jobs.has(key) || registry.get(key) !== undefined ? undefined : refusedSets.get(key)),
     record: (key) => registry.get(key),

@@ -1,7 +1,9 @@
 /** The options and the surface of hosted mode's service (service.ts). */
 import type { Addon, ConfigCodec } from '../addon/index.js';
 import type { MarqueeError } from '../errors.js';
+import type { StreamRelay } from '../livetv/index.js';
 import type { RequestHandler } from '../server/index.js';
+import type { Store } from '../store/index.js';
 import type { SetImportOptions, SetImportResult, SetProgress } from './import.js';
 import type { HostedLog } from './refusals.js';
 import type { SetRecord } from './registry.js';
@@ -49,6 +51,8 @@ export interface HostedOptions {
   readonly runImport?: (file: string, sources: HostedSources, options: SetImportOptions) => Promise<SetImportResult>;
   /** Wraps a set's add-on into the handler that answers its requests. */
   readonly handlerFor: (addon: () => Addon) => RequestHandler;
+  /** The relay's links for a set's stream answers (`hosted.relay`), when the relay is on. */
+  readonly relayFor?: (key: string) => StreamRelay | undefined;
   /** Log lines: never URLs nor credentials, only set keys, counts and scrubbed problems. */
   readonly log?: HostedLog;
   /** The window over which refused requests are counted into one log line. Default 60 s. */
@@ -87,6 +91,8 @@ export interface HostedService {
   use(sources: HostedSources, options?: UseOptions): SetUse;
   /** The request handler of a set that has data. */
   handler(key: string): RequestHandler;
+  /** The store of a set that has data (opened when it is not), or undefined: for the relay's lookups. */
+  store(key: string): Store | undefined;
   /** Where the running import of a set is. */
   progress(key: string): SetProgress | undefined;
   /**

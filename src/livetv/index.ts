@@ -6,6 +6,7 @@ export { baseId, matchName } from './match.js';
 export type { DecorationReport } from './matcher/index.js';
 export { createLiveTvPart, GUIDE_CACHE, LIST_CACHE, type LiveTvPartOptions } from './part.js';
 export { createRefresher, liveTvRefreshJob, type Refresher, type RefresherOptions } from './refresh.js';
+export type { StreamRelay } from './stream-relay.js';
 export type {
   GuideSource,
   ImportPhase,

@@ -2,6 +2,7 @@
 import type { Meta, MetaPreview, Stream, Video } from '../protocol/index.js';
 import type { ChannelRow, StreamRow } from '../store/index.js';
 import { type HealthServing, offlineNote, orderByHealth } from './health-view.js';
+import type { StreamRelay } from './stream-relay.js';
 
 /**
  * A channel as a catalog item: the logo as a square poster, the group as its genre.
@@ -62,7 +63,8 @@ const HTTP = /^https?:\/\//i;
  * The playable entries of a channel, in the order and with the marks stream health gives them
  * (health-view.ts; as the playlist has them when never checked). Headers a player must send
  * become proxy headers, which the client applies only to streams marked notWebReady (it plays
- * those through its streaming server).
+ * those through its streaming server). With a relay, the streams it carries come first, as its
+ * links (and, with keepDirect, as they are after all of them).
  * @example channelStreams(channel, [{ url: 'https://x/1.m3u8' }], 'Marquee')[0].url
  */
 export function channelStreams(
@@ -71,21 +73,31 @@ export function channelStreams(
   addonName: string,
   health: HealthServing = {},
   now = Date.now(),
+  relay?: { readonly relay: StreamRelay; readonly origin: string },
 ): Stream[] {
   const served = orderByHealth(rows, health);
-  return served.map(({ row, offlineSince }, i) => {
+  const direct: Stream[] = [];
+  const relayed: Stream[] = [];
+  for (const [i, { row, offlineSince }] of served.entries()) {
     const label = row.name !== undefined && row.name !== '' ? row.name : channel.name;
     const numbered = served.length > 1 ? `${label} (${i + 1}/${served.length})` : label;
+    const description = offlineSince === undefined ? numbered : `${numbered}\n${offlineNote(offlineSince, now)}`;
+    // A channel several sources carry: each stream under its source, so another can be picked.
+    const name = row.source ?? addonName;
+    const link = relay?.relay.link(channel, row, relay.origin);
+    // Relayed: the relay sends the headers upstream, so the player needs none (no proxyHeaders, no notWebReady).
+    if (link !== undefined) relayed.push({ name, description, url: link });
+    if (link !== undefined && !relay?.relay.keepDirect) continue;
     const stream: Stream = {
-      // A channel several sources carry: each stream under its source, so another can be picked.
-      name: row.source ?? addonName,
-      description: offlineSince === undefined ? numbered : `${numbered}\n${offlineNote(offlineSince, now)}`,
+      name,
+      description: link === undefined ? description : `${description}\ndirect`,
       url: row.url,
     };
     const hints = playbackHints(row.url, row.userAgent, row.referrer);
     if (hints !== undefined) stream.behaviorHints = hints;
-    return stream;
-  });
+    direct.push(stream);
+  }
+  return relayed.length === 0 ? direct : [...relayed, ...direct];
 }
 
 /**

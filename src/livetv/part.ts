@@ -17,6 +17,7 @@ import { createGuidePageWriter } from './guide-json.js';
 import type { HealthServing } from './health-view.js';
 import { CHANNEL_PREFIX } from './ids.js';
 import { channelMeta, channelPreview, channelStreams } from './metas.js';
+import type { StreamRelay } from './stream-relay.js';
 import type { PlaceholderOptions } from './types.js';
 import { placeholderVideos, programmeVideo, resolvePlaceholders } from './videos.js';
 
@@ -28,6 +29,8 @@ const PROGRAMME_ID = /^(.+):epg:(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{3})?
 export const GUIDE_CACHE = { cacheMaxAge: 300, staleRevalidate: 1800, staleError: 604800 } as const;
 /** Channel lists and streams change only when an import commits (every few hours). */
 export const LIST_CACHE = { cacheMaxAge: 3600, staleRevalidate: 21600, staleError: 604800 } as const;
+/** Stream answers with relay links on the address the request came by: not kept by the server. */
+const RELAYED_CACHE = { cacheMaxAge: 0 } as const;
 
 export interface LiveTvPartOptions {
   /** Catalog id. Default `mq-tv-channels`. */
@@ -43,6 +46,8 @@ export interface LiveTvPartOptions {
   readonly metaHoursAhead?: number;
   /** What stream health changes in what is served (health-view.ts); the checks ran in a pass. */
   readonly health?: HealthServing;
+  /** Relay links, listed first in stream answers (src/relay makes them; stream-relay.ts). */
+  readonly relay?: StreamRelay;
   /**
    * Streams a stream answer holds at most (`livetv.maxStreamsPerChannel`, default 50): the import
    * stores no more, and a store written before the cap existed is bounded here, when read.
@@ -196,8 +201,19 @@ export function createLiveTvPart(store: Store, options: LiveTvPartOptions = {}):
           const streams = p === undefined ? [] : catchup.of(owner, p.start, p.stop, now());
           return { streams, ...GUIDE_CACHE };
         }
-        const streams = channelStreams(channel, store.getStreams(channel.id, maxStreams), streamName, health, now());
-        return { streams, ...LIST_CACHE };
+        const origin = request.origin;
+        const relay = options.relay && origin !== undefined ? { relay: options.relay, origin } : undefined;
+        const streams = channelStreams(
+          channel,
+          store.getStreams(channel.id, maxStreams),
+          streamName,
+          health,
+          now(),
+          relay,
+        );
+        // Links on the request's own address are not kept for another's (StreamRelay.fixedOrigin).
+        const relayed = relay !== undefined && streams.some((s) => s.url?.startsWith(`${origin}/relay/`));
+        return { streams, ...(relayed && !options.relay?.fixedOrigin ? RELAYED_CACHE : LIST_CACHE) };
       },
     },
   };

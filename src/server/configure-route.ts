@@ -22,13 +22,14 @@ export async function handleConfigure(
   baseUrl: string,
   method: 'GET' | 'POST',
   httpsGuideUrl?: string,
+  notes: readonly string[] = [],
 ): Promise<CoreResponse> {
   const manifest = addon.manifest;
   const fields = addon.configFields;
   if (fields.length === 0) return notFoundResponse();
   const nonce = pageNonce();
   const headers = pageHeaders(nonce);
-  const guide = httpsGuideUrl !== undefined ? { httpsGuideUrl } : {};
+  const guide = { ...(httpsGuideUrl !== undefined ? { httpsGuideUrl } : {}), ...(notes.length > 0 ? { notes } : {}) };
 
   let previous: Record<string, unknown> | undefined;
   let previousSegment: string | undefined;

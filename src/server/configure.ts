@@ -28,6 +28,8 @@ export interface ConfigurePageInput {
   readonly notice?: SafeHtml;
   /** The served HTTPS guide page, linked from the install section over plain HTTP; none: named in words. */
   readonly httpsGuideUrl?: string;
+  /** The server's notes (plain text): what it does for playback (the relay is on). */
+  readonly notes?: readonly string[];
 }
 
 /** Form field name of a config key: prefixed so keys can never clash with our own fields. */
@@ -47,6 +49,7 @@ export function configurePage(input: ConfigurePageInput): string {
   const defaultsWork = !fields.some(isRequired) && manifest.behaviorHints?.configurationRequired !== true;
   const body = html`
 <p class="lead">${manifest.description}</p>
+${(input.notes ?? []).map((note) => html`<p class="note">${note}</p>`)}
 ${input.notice ?? ''}
 ${
   input.manifestUrl

@@ -23,7 +23,15 @@ import {
 import { ResponseCache } from './response-cache.js';
 import { crossSiteOrigin, crossSiteResponse } from './same-site.js';
 import { type Flight, type FlightOutcome, newFlight } from './single-flight.js';
-import type { AddonSource, CachedAnswer, CoreRequest, CoreResponse, RequestHandler, ServerOptions } from './types.js';
+import type {
+  AddonSource,
+  CachedAnswer,
+  CoreRequest,
+  CoreResponse,
+  MountedHandler,
+  RequestHandler,
+  ServerOptions,
+} from './types.js';
 
 const ALLOWED = 'GET, HEAD, OPTIONS';
 
@@ -69,8 +77,23 @@ export function createCoreHandler(source: AddonSource, options: ServerOptions, p
 
   const baseUrl = (request: CoreRequest) => requestBaseUrl(request, options);
 
+  const mounts = options.mounts ?? {};
+  const hasMounts = Object.keys(mounts).length > 0;
+  /** The mounted handler of `path` and the path after its segment, when it is under one. */
+  const mountOf = (path: string): [MountedHandler, string] | undefined => {
+    const slash = path.indexOf('/', 1);
+    const name = path.slice(1, slash === -1 ? undefined : slash);
+    const handler = Object.hasOwn(mounts, name) ? mounts[name] : undefined;
+    return handler === undefined ? undefined : [handler, slash === -1 ? '' : path.slice(slash)];
+  };
+
   async function route(request: CoreRequest, requestId: string): Promise<CoreResponse> {
     const { method } = request;
+    if (hasMounts && method !== 'OPTIONS') {
+      const local = localPath(request.url, basePath);
+      const mount = local === undefined ? undefined : mountOf(local);
+      if (mount) return mount[0](request, mount[1]);
+    }
     if (limiter) {
       const wait = limiter.take(clientAddress(request, options.trustProxy));
       if (wait > 0) return textResponse(429, 'Too many requests', { 'retry-after': String(wait) });
@@ -98,7 +121,7 @@ export function createCoreHandler(source: AddonSource, options: ServerOptions, p
       const addon = getAddon();
       checkPageUrls(addon.manifest);
       const base = baseUrl(request);
-      return handleConfigure(addon, request, configure[1], base, 'POST', guideUrl(base));
+      return handleConfigure(addon, request, configure[1], base, 'POST', guideUrl(base), options.frontNotes);
     }
     if (!isRead) return textResponse(405, 'Method not allowed', { allow: ALLOWED });
 
@@ -126,7 +149,7 @@ export function createCoreHandler(source: AddonSource, options: ServerOptions, p
     if (path === '/') return await landing(addon, request);
     if (configure) {
       const base = baseUrl(request);
-      return handleConfigure(addon, request, configure[1], base, 'GET', guideUrl(base));
+      return handleConfigure(addon, request, configure[1], base, 'GET', guideUrl(base), options.frontNotes);
     }
     if (guidePath) {
       guide ??= guideContent(httpsGuide);
@@ -135,7 +158,10 @@ export function createCoreHandler(source: AddonSource, options: ServerOptions, p
 
     const parsed = parseAddonPath(path);
     if (!parsed) return notFoundResponse();
-    const flightKey = `${version}\u0000${path}`;
+    // Handlers may put the add-on's own address in an answer (a relay link): answers computed for
+    // one address are not handed to a request of another.
+    const origin = baseUrl(request);
+    const flightKey = `${version}\u0000${path}\u0000${options.publicUrl ? '' : origin}`;
     for (let leader = flights.get(flightKey); leader; leader = flights.get(flightKey)) {
       leader.followers++;
       const outcome = await leader.done;
@@ -166,6 +192,7 @@ export function createCoreHandler(source: AddonSource, options: ServerOptions, p
           : await addon.handle({
               ...parsed.path,
               rawJson: true,
+              origin,
               ...(parsed.config !== undefined ? { config: parsed.config } : {}),
               ...(signal ? { signal } : {}),
             });
@@ -241,7 +268,11 @@ export function createCoreHandler(source: AddonSource, options: ServerOptions, p
     const data = await frontPageData(addon);
     // Built from the data as it is now: later cached answers must be of that data too (see route).
     if (cache) addon.dataVersion();
-    return htmlResponse(200, landingPage(manifest, base, nonce, data, guideUrl(base)), pageHeaders(nonce));
+    return htmlResponse(
+      200,
+      landingPage(manifest, base, nonce, data, guideUrl(base), options.frontNotes),
+      pageHeaders(nonce),
+    );
   }
 
   /**

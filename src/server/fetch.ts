@@ -1,5 +1,23 @@
 import { MarqueeError } from '../errors.js';
-import type { CoreRequest, RequestHandler } from './types.js';
+import type { BodyStream, CoreRequest, RequestHandler } from './types.js';
+
+/** A body stream as a Web ReadableStream, pulled chunk by chunk as the runtime reads it. */
+function readableOf(body: BodyStream): ReadableStream<Uint8Array> {
+  const iterator = body[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const next = await iterator.next();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+      async cancel() {
+        await iterator.return?.();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
 
 /** `request body over N bytes`, as the Node adapter refuses it. */
 const tooLarge = (maxBytes: number) => new MarqueeError('BAD_REQUEST', `request body over ${maxBytes} bytes`);
@@ -59,6 +77,7 @@ export function toFetchHandler(handler: RequestHandler): (request: Request) => P
       headers: response.headers,
     };
     if (response.headers['content-encoding'] !== undefined) init.encodeBody = 'manual';
-    return new Response(noBody ? null : (response.body as ConstructorParameters<typeof Response>[0]), init);
+    const body = noBody ? null : response.stream !== undefined ? readableOf(response.stream) : response.body;
+    return new Response(body as ConstructorParameters<typeof Response>[0], init);
   };
 }

@@ -33,5 +33,14 @@ export { createRateLimiter, type RateLimiter, type RateLimitOptions } from './ra
 export { readRegularFile, readRegularFileSync } from './regular-file.js';
 export { clientAddress, localPath, redactPath } from './request-path.js';
 export { crossSiteOrigin, crossSiteResponse } from './same-site.js';
-export type { AddonSource, CoreRequest, CoreResponse, Logger, RequestHandler, ServerOptions } from './types.js';
+export type {
+  AddonSource,
+  BodyStream,
+  CoreRequest,
+  CoreResponse,
+  Logger,
+  MountedHandler,
+  RequestHandler,
+  ServerOptions,
+} from './types.js';
 export { createWebTokenCodec } from './web-token.js';

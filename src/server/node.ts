@@ -12,7 +12,7 @@ import {
   watchTlsPair,
 } from './node-tls.js';
 import { FLAT_HEADERS } from './respond.js';
-import type { CoreRequest, CoreResponse, RequestHandler } from './types.js';
+import type { BodyStream, CoreRequest, CoreResponse, RequestHandler } from './types.js';
 
 function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
@@ -88,7 +88,56 @@ function writeResponse(res: ServerResponse, method: string, response: CoreRespon
   // A prepared answer's flat header list: node:http writes it without walking an object's keys.
   const flat = (response as CoreResponse & { readonly [FLAT_HEADERS]?: string[] })[FLAT_HEADERS];
   res.writeHead(response.status, flat ?? response.headers);
+  if (response.stream !== undefined) {
+    if (method === 'HEAD') res.end();
+    else void writeStream(res, response.stream);
+    return;
+  }
   res.end(method === 'HEAD' ? undefined : response.body);
+}
+
+/**
+ * A body that arrives over time, written with backpressure: the next chunk is asked for only once
+ * the socket took the last one ('drain'), so a slow client holds one chunk, never a growing queue.
+ * A client that goes away ends the iteration (`return()`); a body that fails mid-way closes the
+ * connection (its headers are out: there is no status left to say it with).
+ */
+async function writeStream(res: ServerResponse, body: BodyStream): Promise<void> {
+  const iterator = body[Symbol.asyncIterator]();
+  let closed = res.destroyed;
+  let wake: (() => void) | undefined;
+  const onClose = () => {
+    closed = true;
+    wake?.();
+  };
+  const onDrain = () => wake?.();
+  res.on('close', onClose);
+  res.on('drain', onDrain);
+  const wait = () => new Promise<void>((resolve) => (wake = resolve));
+  let pending: Promise<IteratorResult<Uint8Array>> | undefined;
+  try {
+    while (!closed) {
+      // A live body may wait long for its next chunk: a client that leaves meanwhile is noticed at once.
+      pending ??= iterator.next();
+      const next = await Promise.race([pending, wait().then(() => undefined)]);
+      wake = undefined;
+      if (next === undefined) continue;
+      pending = undefined;
+      if (next.done) break;
+      if (!res.write(next.value) && !closed) {
+        await wait();
+        wake = undefined;
+      }
+    }
+    if (!closed) res.end();
+  } catch {
+    res.destroy();
+  } finally {
+    res.off('close', onClose);
+    res.off('drain', onDrain);
+    // Not awaited: a generator waiting for its next chunk ends once that comes.
+    iterator.return?.()?.catch(() => {});
+  }
 }
 
 function writeFailure(res: ServerResponse): void {

@@ -19,10 +19,22 @@ export interface CoreRequest {
   readonly signal?: AbortSignal;
 }
 
+/**
+ * A body that arrives over time (a live stream, a relayed segment): its chunks in order. Adapters
+ * pull the next chunk only once the client took the last one (backpressure), and end the
+ * iteration (`return()`) when the client goes away.
+ */
+export type BodyStream = AsyncIterable<Uint8Array>;
+
+/** A handler mounted under a first path segment of its own (`/relay/…`): `path` is what follows it. */
+export type MountedHandler = (request: CoreRequest, path: string) => CoreResponse | Promise<CoreResponse>;
+
 export interface CoreResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Uint8Array | string;
+  /** When set, the body is this stream (and `body` is empty). Every adapter writes it. */
+  readonly stream?: BodyStream;
   /**
    * When set, `body` is pooled memory: an adapter calls this once the body has been handed to the
    * OS, and never before (a pooled body is written into again). Adapters that cannot tell when
@@ -65,6 +77,15 @@ export interface ServerOptions {
    * such page, and the install section names the guide in words. `marquee serve` gives it.
    */
   readonly httpsGuide?: string;
+  /**
+   * Other handlers on the add-on's origin, each under a first path segment of its own (under
+   * `basePath`): `{ relay: handler }` answers `/relay/…`. They get every method but OPTIONS (CORS
+   * preflights are answered here) and are not counted by the per-address rate limit: they keep
+   * limits of their own.
+   */
+  readonly mounts?: Readonly<Record<string, MountedHandler>>;
+  /** Lines the front page shows under the description (plain text, escaped): what this server does for playback. */
+  readonly frontNotes?: readonly string[];
 }
 
 /** The add-on to serve: fixed, or looked up per request so a backend can swap it after an import. */

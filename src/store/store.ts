@@ -11,8 +11,14 @@ import { storeError } from './errors.js';
 import { importQueries } from './imports.js';
 import { type LibraryStoreApi, libraryStoreApi } from './library/api.js';
 import { beginLiveTvImport } from './livetv/begin.js';
-import { HEALTH_IMPORT_KIND, type HealthChange, type HealthReads, healthReads } from './livetv/health.js';
-import { type HealthPassInput, recordHealthPass } from './livetv/health-record.js';
+import {
+  HEALTH_IMPORT_KIND,
+  type HealthChange,
+  type HealthReads,
+  type HealthResult,
+  healthReads,
+} from './livetv/health.js';
+import { type HealthPassInput, recordHealthPass, recordStreamVerdicts } from './livetv/health-record.js';
 import type { LiveTvImport } from './livetv/import.js';
 import { type MatchReads, matchReads } from './livetv/matches.js';
 import { type LiveTvReads, liveTvReads } from './livetv/read.js';
@@ -98,6 +104,12 @@ export interface Store extends LiveTvReads, MatchReads, LibraryStoreApi, SourceR
    * @example await store.recordHealthPass({ startedAt, results: [{ url, state: 'ok', detail: 'MPEG-TS', at: Date.now() }], report: {} })
    */
   recordHealthPass(pass: HealthPassInput): Promise<HealthChange[]>;
+  /**
+   * Records verdicts seen outside a pass (a relayed stream failing while it plays) in stream
+   * health, in a short transaction of its own, with no pass recorded; URLs no stream has are skipped.
+   * @example await store.recordStreamVerdicts([{ url, state: 'timeout', detail: 'relay: no bytes for 6 s', at: Date.now() }])
+   */
+  recordStreamVerdicts(results: readonly HealthResult[]): Promise<HealthChange[]>;
   /** The newest health pass recorded, if any. */
   lastHealthPass(): ImportRecord | undefined;
   /** `PRAGMA quick_check`: `ok` plus up to 20 problems. Reads the whole file. */
@@ -294,6 +306,8 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
       return imp;
     },
     recordHealthPass: (pass: HealthPassInput) => recordHealthPass({ file, openWriter: context.openWriter }, pass),
+    recordStreamVerdicts: (results: readonly HealthResult[]) =>
+      recordStreamVerdicts({ file, openWriter: context.openWriter }, results),
     async recordSourceAttempts(area, attempts, recordOptions = {}): Promise<void> {
       const writer = context.openWriter(20, 1024);
       try {

@@ -33,7 +33,7 @@ export interface TestBrowser {
  *
  * @example const browser = await launchBrowser(); const page = await browser.context.newPage();
  */
-export async function launchBrowser(): Promise<TestBrowser> {
+export async function launchBrowser(options: { readonly args?: readonly string[] } = {}): Promise<TestBrowser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(
       `Chromium is not installed at ${CHROMIUM_PATH}. The configure-page browser test needs Debian's ` +
@@ -44,7 +44,7 @@ export async function launchBrowser(): Promise<TestBrowser> {
   try {
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM_PATH,
-      args: [...CHROMIUM_ARGS],
+      args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
       viewport: { width: 1024, height: 900 },
       timeout: 30_000,
     });

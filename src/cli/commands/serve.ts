@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Addon, type WarmUpOptions, warmUp } from '../../addon/index.js';
 import type { SourceState } from '../../livetv/index.js';
-import { createRequestHandler, HTTPS_GUIDE_PATH, readTlsPair } from '../../server/index.js';
+import { createRequestHandler, HTTPS_GUIDE_PATH, parseKeyRing, readTlsPair } from '../../server/index.js';
 import type { SourceValidators } from '../../sources/input/index.js';
 import { describeManifestChange, type ManifestChange, openStore, removeStoreFiles } from '../../store/index.js';
 import { buildAddon, holdsData, isDemo, prepareDemo } from '../app.js';
@@ -12,11 +12,13 @@ import { startHealthPasses } from '../health-serve.js';
 import { httpsGuideOption } from '../https-guide.js';
 import { importInWorker } from '../import-worker.js';
 import { installLines } from '../install-lines.js';
+import { loadOrCreateKeyRing } from '../keys.js';
 import { lanAddresses } from '../lan-addresses.js';
 import { listenPerSettings } from '../listen.js';
 import { createLogger } from '../log.js';
 import { count } from '../plural.js';
 import { startRefreshes } from '../refresh-serve.js';
+import { startServeRelay } from '../relay-serve.js';
 import { describeOutcome, importSucceeded, keptSourceList } from '../report.js';
 import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS, TLS_OPTIONS } from '../resolve.js';
 import { settingsReload } from '../settings-reload.js';
@@ -92,6 +94,14 @@ export const serveCommand: Command = {
       description:
         'public hosted mode: each user configures their own playlist, guide or Xtream account (docs/hosted.md)',
     },
+    relay: {
+      type: 'string',
+      value: 'auto|true|false',
+      env: 'MARQUEE_RELAY',
+      description:
+        'play streams through this server (docs/relay.md): auto relays what a browser cannot play as it is, true every stream, false none',
+      default: 'auto',
+    },
     'allow-private-sources': {
       type: 'boolean',
       env: 'MARQUEE_ALLOW_PRIVATE_SOURCES',
@@ -145,6 +155,7 @@ export const serveCommand: Command = {
     const store = openStore(db);
     const keyFile = settings.security?.configKeyFile ?? `${db}.keys.json`;
     let stopWatch: (() => void) | undefined;
+    let stopRelay = () => {};
     let current = () => store;
     try {
       const empty = store.counts().channels === 0 && store.libraryCounts().items === 0;
@@ -191,7 +202,12 @@ export const serveCommand: Command = {
       }
       const manifestChanged = (change: ManifestChange) =>
         log.warn(describeManifestChange(change), { added: change.added, removed: change.removed });
-      let addon: Addon = buildAddon(store, settings, keyFile, manifestChanged);
+      // The relay (docs/relay.md): its tokens use the key ring, read again when it changes.
+      let ring = loadOrCreateKeyRing(keyFile).ring;
+      const relay = demo ? undefined : startServeRelay(settings, { db, ring: () => ring, store: () => current(), log });
+      stopRelay = () => relay?.stop();
+      const extras = relay ? { relay: relay.links } : {};
+      let addon: Addon = buildAddon(store, settings, keyFile, manifestChanged, 0, extras);
       for (const w of addon.warnings) log.event(`manifest warning: ${w.path}: ${w.message}`);
       // The pages link the HTTPS guide at /https, served from the package's own docs/https.md.
       const guide = httpsGuideOption((message) => log.warn(message));
@@ -203,6 +219,9 @@ export const serveCommand: Command = {
         ...(settings.security?.trustProxy ? { trustProxy: true } : {}),
         ...(settings.security?.rateLimitPerMinute
           ? { rateLimit: { perMinute: settings.security.rateLimitPerMinute } }
+          : {}),
+        ...(relay
+          ? { mounts: { relay: (request, path) => relay.relay.handle(request, path) }, frontNotes: [relay.note] }
           : {}),
       });
       // First pages are several times slower than later ones (compiling, preparing statements,
@@ -232,6 +251,7 @@ export const serveCommand: Command = {
             ? ['  (only this machine can reach it: use --host 0.0.0.0 to serve your network)']
             : []),
           ...(running.redirect ? [`  redirect:  port ${running.redirect.port} (plain HTTP) redirects to https`] : []),
+          ...(relay ? [relay.banner] : []),
           ...qrCode,
           '',
         ].join('\n'),
@@ -246,11 +266,15 @@ export const serveCommand: Command = {
         keyFile,
         store,
         onStore: (next) => {
-          addon = buildAddon(next, settings, keyFile, manifestChanged, ++epoch);
+          addon = buildAddon(next, settings, keyFile, manifestChanged, ++epoch, extras);
           void warm(addon);
         },
         onKeys: () => {
-          addon = buildAddon(watch.store, settings, keyFile, manifestChanged, ++epoch);
+          // The ring as the file holds it now; one that cannot be read keeps the relay's tokens as they were.
+          try {
+            ring = parseKeyRing(readFileSync(keyFile, 'utf8'));
+          } catch {}
+          addon = buildAddon(watch.store, settings, keyFile, manifestChanged, ++epoch, extras);
           log.event(`reloaded the key ring ${keyFile}: new install links use its current key`);
         },
         warn: (message) => log.warn(message),
@@ -300,7 +324,7 @@ export const serveCommand: Command = {
         onRefreshed: (outcome) => {
           // The refresh wrote the file at the configured path: serve that one.
           watch.checkStore();
-          addon = buildAddon(watch.store, settings, keyFile, manifestChanged, epoch);
+          addon = buildAddon(watch.store, settings, keyFile, manifestChanged, epoch, extras);
           void warm(addon);
           // New or changed streams: check them (a refresh that changed nothing needs no pass).
           if (outcome.livetv && !('error' in outcome.livetv) && outcome.livetv.status !== 'unchanged')
@@ -311,10 +335,13 @@ export const serveCommand: Command = {
       const signal = await io.stopped;
       const { graceMs } = boundServeStop(io, settings, signal, log);
       warming.abort();
+      // Live answers end first: a relayed stream never finishes on its own.
+      stopRelay();
       // All at once: the port stops taking connections now, not after a refresh has stopped.
       await Promise.all([refresher?.stop(), healthPasses?.stop(), running.close(graceMs)]);
       return 0;
     } finally {
+      stopRelay();
       stopWatch?.();
       const served = current();
       if (served !== store) served.close();

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readRegistry, type SetRecord } from '../../hosted/index.js';
+import { readRelayStatus, relayStatusFile } from '../../relay/index.js';
 import {
   describeManifestChange,
   formatCounts,
@@ -16,6 +17,7 @@ import { changeJson, MAX_LISTED_CHANGES, stateCounts } from '../health.js';
 import { count } from '../plural.js';
 import { resolveSettings, SOURCE_OPTIONS, STORE_OPTIONS } from '../resolve.js';
 import { matchesLines, matchesStatus } from './status-matches.js';
+import { relayJson, relayLines } from './status-relay.js';
 
 /** One source as `status --json` prints it. */
 interface SourceStatus {
@@ -143,17 +145,20 @@ export const statusCommand: Command = {
     const setsOk = (sets ?? []).every(setOk);
     if (!existsSync(db) && sets) {
       // A hosted instance: its sets are all there is.
+      const relay = readRelayStatus(relayStatusFile(db));
       if (values.json) {
         io.stdout.write(
-          `${JSON.stringify({ db, ok: setsOk, hosted: { dir: hostedDir, sets: sets.map(setStatus) } }, null, 2)}\n`,
+          `${JSON.stringify({ db, ok: setsOk, hosted: { dir: hostedDir, sets: sets.map(setStatus) }, relay: relayJson(relay) }, null, 2)}\n`,
         );
-      } else io.stdout.write(`${setLines(hostedDir, sets).join('\n')}\n`);
+      } else io.stdout.write(`${[...setLines(hostedDir, sets), ...relayLines(relay)].join('\n')}\n`);
       return setsOk ? 0 : 1;
     }
     if (!existsSync(db)) {
       io.stderr.write(`marquee status: ${db} does not exist: nothing was imported yet (run \`marquee import\`)\n`);
       return 3;
     }
+    // The relay runs in `serve`, another process: what it published beside the database.
+    const relay = readRelayStatus(relayStatusFile(db));
     const store = openStore(db);
     try {
       const states = store.sourceStates();
@@ -204,6 +209,7 @@ export const statusCommand: Command = {
               ...(health ? { health } : {}),
               ...(manifest ? { manifestChange: { ...manifest, at: iso(manifest.at) } } : {}),
               ...(sets ? { hosted: { dir: hostedDir, sets: sets.map(setStatus) } } : {}),
+              relay: relayJson(relay),
             },
             null,
             2,
@@ -240,6 +246,7 @@ export const statusCommand: Command = {
         );
       }
       if (manifest) lines.push(`manifest: ${formatTime(manifest.at)}: ${describeManifestChange(manifest)}`);
+      lines.push(...relayLines(relay));
       if (matches) lines.push(...matchesLines(matches));
       if (sets) lines.push(...setLines(hostedDir, sets));
       io.stdout.write(`${lines.join('\n')}\n`);

@@ -183,9 +183,17 @@ function bodyOf(response: IncomingMessage, label: string, url: URL, maxBytes: nu
     body: body(),
     metadata,
     destroy: () => response.destroy(),
+    closed: socketClosed(response),
     url,
     status: response.statusCode ?? 200,
   };
+}
+
+/** Resolves once the answer's socket is closed (each read has a socket of its own: agent false). */
+function socketClosed(response: IncomingMessage): Promise<void> {
+  const socket = response.socket;
+  if (socket === null || socket.closed) return Promise.resolve();
+  return new Promise((resolve) => socket.once('close', () => resolve()));
 }
 
 function metadataOf(response: IncomingMessage, label: string, url: URL): SourceMetadata {
@@ -199,6 +207,7 @@ function metadataOf(response: IncomingMessage, label: string, url: URL): SourceM
   if (response.headers.etag) metadata.etag = response.headers.etag;
   if (response.headers['last-modified']) metadata.lastModified = response.headers['last-modified'];
   if (response.headers['content-type']) metadata.contentType = response.headers['content-type'];
+  if (response.headers['content-range']) metadata.contentRange = response.headers['content-range'];
   return metadata;
 }
 

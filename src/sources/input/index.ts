@@ -5,6 +5,7 @@ export { type TextEncoding, textEncodingOf } from './encoding.js';
 export { fsErrorReason } from './file.js';
 export { createHostMemo, type HostMemo, UNREACHABLE_CONNECT_TIMEOUT_MS } from './hosts.js';
 export { limitBytes, limitsFor, SOURCE_LIMITS, type SourceKind, tooLarge } from './limits.js';
+export { type LiveOptions, type LiveSource, openLive } from './live.js';
 export { redactLocation, redactStreamUrl } from './location.js';
 export { decodeText, type HeadOptions, openSource, readSourceHead, readSourceText, type SourceHead } from './open.js';
 export type {

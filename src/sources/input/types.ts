@@ -89,6 +89,8 @@ export interface SourceMetadata {
   readonly etag?: string;
   readonly lastModified?: string;
   readonly contentType?: string;
+  /** The answer's Content-Range, when it answered a range (206). */
+  readonly contentRange?: string;
 }
 
 /** An open source: iterate its (decompressed) bytes once. */
@@ -150,6 +152,8 @@ export interface RawSource {
   readonly metadata: SourceMetadata;
   /** Destroys the underlying file stream or socket, so a pending read ends at once. */
   readonly destroy: () => void;
+  /** Resolves once the socket is closed (a remote read). */
+  readonly closed?: Promise<void>;
   /** Each chunk of `body` is a buffer of its own that nothing else holds (UndecodedSource.ownChunks). */
   readonly ownChunks?: boolean;
   /** The URL answered, after redirects, unredacted: to resolve relative links in the body, never to show. */

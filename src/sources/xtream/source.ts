@@ -25,6 +25,8 @@ export interface XtreamSettings extends XtreamCredentials, CategoryFilter {
   readonly series?: boolean;
   /** Higher is offered first among a channel's streams; equal keeps the settings order. Default 0. */
   readonly priority?: number;
+  /** The User-Agent the panel expects from players (sent with every request to it). */
+  readonly userAgent?: string;
 }
 
 /** The live channels of an account, read like a playlist (the live-TV import's `PlaylistSource.reader`). */
@@ -80,7 +82,11 @@ export function xtreamSource(
 ): XtreamSource {
   const account = parseXtreamAccount(settings.url, settings);
   const entry = entryLimits(limits);
-  const base: SourceOptions = { ...options, allowPrivateAddresses: true };
+  const base: SourceOptions = {
+    ...options,
+    allowPrivateAddresses: true,
+    ...(settings.userAgent !== undefined ? { userAgent: settings.userAgent } : {}),
+  };
   let checked: Promise<XtreamServer> | undefined;
   let channels: GuideChannels | undefined;
   const server = (opts: SourceOptions) => {

@@ -32,54 +32,11 @@ export async function recordHealthPass(host: HealthWriter, pass: HealthPassInput
   const lockTimeoutMs = pass.lockTimeoutMs ?? 60_000;
   const db = host.openWriter(20, 1024);
   try {
-    const previous = db
-      .prepare(
-        'SELECT state, failures, failing_since, last_ok_at, changed_at, previous_state FROM stream_health WHERE url = ?',
-      )
-      .raw();
-    const upsert = db.prepare(
-      `INSERT INTO stream_health (url, state, detail, checked_at, failures, failing_since, last_ok_at, changed_at, previous_state, etag, last_modified)
-       VALUES (?,?,?,?,?,?,?,?,?,?,?)
-       ON CONFLICT (url) DO UPDATE SET state = excluded.state, detail = excluded.detail, checked_at = excluded.checked_at,
-         failures = excluded.failures, failing_since = excluded.failing_since, last_ok_at = excluded.last_ok_at,
-         changed_at = excluded.changed_at, previous_state = excluded.previous_state, etag = excluded.etag,
-         last_modified = excluded.last_modified`,
-    );
+    const verdicts = verdictWriter(db);
     const changes: HealthChange[] = [];
     const write = db.transaction(() => {
       changes.length = 0;
-      for (const r of pass.results) {
-        const before = previous.get(r.url) as
-          | [string, number, number | null, number | null, number | null, string | null]
-          | undefined;
-        const ok = r.state === 'ok';
-        const failures = ok ? 0 : (before?.[1] ?? 0) + 1;
-        const failingSince = ok ? null : before && before[1] > 0 ? before[2] : r.at;
-        const lastOk = ok ? r.at : (before?.[3] ?? null);
-        const changed = before?.[0] !== r.state;
-        const changedAt = changed ? r.at : (before?.[4] ?? r.at);
-        if (changed)
-          changes.push({
-            url: r.url,
-            ...(before ? { from: before[0] as StreamHealthState } : {}),
-            to: r.state,
-            detail: r.detail,
-            at: r.at,
-          });
-        upsert.run(
-          r.url,
-          r.state,
-          r.detail.slice(0, 200),
-          r.at,
-          failures,
-          failingSince,
-          lastOk,
-          changedAt,
-          changed ? (before?.[0] ?? null) : (before?.[5] ?? null),
-          ok ? (r.etag ?? null) : null,
-          ok ? (r.lastModified ?? null) : null,
-        );
-      }
+      changes.push(...verdicts(pass.results));
       db.prepare('DELETE FROM stream_health WHERE url NOT IN (SELECT url FROM streams)').run();
       const now = Date.now();
       db.prepare(`INSERT INTO imports (kind, status, started_at, finished_at, report) VALUES (?, 'ok', ?, ?, ?)`).run(
@@ -95,6 +52,94 @@ export async function recordHealthPass(host: HealthWriter, pass: HealthPassInput
     const reason = isLockError(error)
       ? `another import is writing ${host.file} (waited ${lockTimeoutMs} ms); the health of the last pass is kept`
       : storeError(host.file, error, 'recording a health pass').message;
+    throw new MarqueeError('IMPORT_FAILED', reason, { cause: error, details: { file: host.file } });
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Writes verdicts into `stream_health` (on the caller's connection, inside its transaction): each
+ * updates its URL's row (consecutive failures, since when, the last good check). Returns the
+ * streams whose state changed.
+ */
+function verdictWriter(db: Connection): (results: readonly HealthResult[]) => HealthChange[] {
+  const previous = db
+    .prepare(
+      'SELECT state, failures, failing_since, last_ok_at, changed_at, previous_state FROM stream_health WHERE url = ?',
+    )
+    .raw();
+  const upsert = db.prepare(
+    `INSERT INTO stream_health (url, state, detail, checked_at, failures, failing_since, last_ok_at, changed_at, previous_state, etag, last_modified)
+     VALUES (?,?,?,?,?,?,?,?,?,?,?)
+     ON CONFLICT (url) DO UPDATE SET state = excluded.state, detail = excluded.detail, checked_at = excluded.checked_at,
+       failures = excluded.failures, failing_since = excluded.failing_since, last_ok_at = excluded.last_ok_at,
+       changed_at = excluded.changed_at, previous_state = excluded.previous_state, etag = excluded.etag,
+       last_modified = excluded.last_modified`,
+  );
+  return (results) => {
+    const changes: HealthChange[] = [];
+    for (const r of results) {
+      const before = previous.get(r.url) as
+        | [string, number, number | null, number | null, number | null, string | null]
+        | undefined;
+      const ok = r.state === 'ok';
+      const failures = ok ? 0 : (before?.[1] ?? 0) + 1;
+      const failingSince = ok ? null : before && before[1] > 0 ? before[2] : r.at;
+      const lastOk = ok ? r.at : (before?.[3] ?? null);
+      const changed = before?.[0] !== r.state;
+      const changedAt = changed ? r.at : (before?.[4] ?? r.at);
+      if (changed)
+        changes.push({
+          url: r.url,
+          ...(before ? { from: before[0] as StreamHealthState } : {}),
+          to: r.state,
+          detail: r.detail,
+          at: r.at,
+        });
+      upsert.run(
+        r.url,
+        r.state,
+        r.detail.slice(0, 200),
+        r.at,
+        failures,
+        failingSince,
+        lastOk,
+        changedAt,
+        changed ? (before?.[0] ?? null) : (before?.[5] ?? null),
+        ok ? (r.etag ?? null) : null,
+        ok ? (r.lastModified ?? null) : null,
+      );
+    }
+    return changes;
+  };
+}
+
+/**
+ * Records verdicts seen outside a pass (the relay found a stream failing while it played) in one
+ * short transaction: stream health as a pass would leave it, with no pass recorded. Only URLs a
+ * stored stream still has are written. The serving connection sees the change (data version).
+ * @example await recordStreamVerdicts(host, [{ url, state: 'timeout', detail: 'relay: no bytes for 6 s', at: Date.now() }])
+ */
+export async function recordStreamVerdicts(
+  host: HealthWriter,
+  results: readonly HealthResult[],
+  lockTimeoutMs = 10_000,
+): Promise<HealthChange[]> {
+  const db = host.openWriter(20, 256);
+  try {
+    const verdicts = verdictWriter(db);
+    const stored = db.prepare('SELECT 1 FROM streams WHERE url = ? LIMIT 1').pluck();
+    let changes: HealthChange[] = [];
+    const write = db.transaction(() => {
+      changes = verdicts(results.filter((r) => stored.get(r.url) !== undefined));
+    });
+    await withLockRetry(() => write.immediate(), lockTimeoutMs);
+    return changes;
+  } catch (error) {
+    const reason = isLockError(error)
+      ? `another import is writing ${host.file} (waited ${lockTimeoutMs} ms); the relay's verdict is not kept`
+      : storeError(host.file, error, 'recording stream health').message;
     throw new MarqueeError('IMPORT_FAILED', reason, { cause: error, details: { file: host.file } });
   } finally {
     db.close();

@@ -166,14 +166,16 @@ export function liveTvReads(db: Connection) {
     getStreams(channelId: string, max?: number): StreamRow[] {
       const rows = stmt(
         `SELECT s.url, s.name, s.user_agent, s.referrer, s.kodi_props, s.source,
-           h.state, h.detail, h.checked_at, h.failures, h.failing_since, h.last_ok_at
+           h.state, h.detail, h.checked_at, h.failures, h.failing_since, h.last_ok_at, s.origin
          FROM channels c JOIN streams s ON s.channel_rid = c.rid LEFT JOIN stream_health h ON h.url = s.url
          WHERE c.id = ? ORDER BY s.ord LIMIT ?`,
       ).all(channelId, max === undefined || !(max >= 0) ? -1 : Math.floor(max)) as unknown[][];
       return rows.map((r) => {
         const stream = streamFromRaw(r);
         const health = healthFromRaw(r, 6);
-        return health === undefined ? stream : { ...stream, health };
+        // The source it came from: the relay counts its connections against that source's limit.
+        const origin = typeof r[12] === 'string' ? { origin: r[12] } : {};
+        return health === undefined ? { ...stream, ...origin } : { ...stream, ...origin, health };
       });
     },
 

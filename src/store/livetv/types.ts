@@ -210,6 +210,8 @@ export interface StreamRow {
   readonly kodiProps?: Readonly<Record<string, string>>;
   /** The short name of its source, when the channel's streams come from several. */
   readonly source?: string;
+  /** The key of the source it came from (`sourceKey`; StreamInput.origin), when stored with one. */
+  readonly origin?: string;
   /** What the health checks of its URL found; absent while it was never checked. */
   readonly health?: StreamHealth;
 }
