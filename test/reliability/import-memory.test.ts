@@ -31,7 +31,14 @@ const children: ChildProcess[] = [];
 beforeAll(async () => {
   ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'marquee-import-memory-'));
-  panel = await startPanel({ live: ENTRIES, liveShape: 'tiny', movies: 0, series: 0, formats: ['ts'], guideChannels: 1_000 });
+  panel = await startPanel({
+    live: ENTRIES,
+    liveShape: 'tiny',
+    movies: 0,
+    series: 0,
+    formats: ['ts'],
+    guideChannels: 1_000,
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -60,7 +67,10 @@ describe.skipIf(process.platform !== 'linux')('an import of 300,000 tiny entries
     const cwd = mkdtempSync(join(dir, 'xtream-'));
     const db = join(cwd, 'xtream.db');
     // Live streams only: the panel lists no films or series, and its guide 900 of the channels.
-    writeFileSync(join(cwd, 'marquee.json'), JSON.stringify({ xtream: [{ url: panel.account, movies: false, series: false }] }));
+    writeFileSync(
+      join(cwd, 'marquee.json'),
+      JSON.stringify({ xtream: [{ url: panel.account, movies: false, series: false }] }),
+    );
     const { code, output, peak } = await importPeak(['--db', db], cwd);
     expect(code, output).toBe(0);
     expect(output).toMatch(/900 channels with a guide/);
