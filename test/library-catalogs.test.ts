@@ -181,3 +181,35 @@ describe('declared catalogs', () => {
     expect(oldest.ids).toEqual([...MOVIES].sort((a, b) => date(a) - date(b) || byId(a, b)).map((m) => m.id));
   });
 });
+
+describe('answers within addon.maxAnswerBytes', () => {
+  it('ends catalog pages early, the client paging on through every item once', async () => {
+    // 150 films with inline posters of 10 KB (within the readers' 16 KB a field): 1 MB a page of 100.
+    const posters = libraryFixture();
+    try {
+      const films = Array.from({ length: 150 }, (_, i) => ({
+        type: 'movie',
+        id: `tt${String(1_000_000 + i)}`,
+        name: `Film ${i}`,
+        poster: `data:image/png;base64,${'P'.repeat(10_000)}`,
+      }));
+      await importLibrary(posters.store, { files: [posters.write('posters.json', { items: films })] });
+      await posters.serve({ maxAnswerBytes: 262_144 });
+      const seen: string[] = [];
+      for (;;) {
+        const { status, body } = await posters.get(
+          `/catalog/movie/movies${seen.length ? `/skip=${seen.length}` : ''}.json`,
+        );
+        expect(status).toBe(200);
+        if (body.metas.length === 0) break;
+        expect(Buffer.byteLength(JSON.stringify(body))).toBeLessThanOrEqual(262_144);
+        expect(body.metas.length).toBeLessThan(100);
+        seen.push(...body.metas.map((m: { id: string }) => m.id));
+      }
+      expect(new Set(seen).size).toBe(150);
+      expect(seen).toHaveLength(150);
+    } finally {
+      await posters.close();
+    }
+  });
+});

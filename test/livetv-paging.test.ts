@@ -131,4 +131,37 @@ describe('paging 250 channels', () => {
     expect(built.metasDetailed.length).toBeGreaterThan(0);
     expect(parseRawJsonList(raw.metasDetailed)).toEqual(built.metasDetailed);
   });
+
+  it('keeps every answer within maxAnswerBytes, the pages ending early and the client paging on through every channel', async () => {
+    const MAX = 65_536;
+    const part = createLiveTvPart(temp.store, { now: () => NOW, maxAnswerBytes: MAX });
+    const request = (extra: Record<string, unknown>) => ({
+      type: 'tv',
+      id: 'mq-tv-channels',
+      config: {},
+      catalog: part.catalogs[0]!,
+      extra: { skip: 0, all: {}, ...extra },
+    });
+    const list = (body: unknown): { id: string; videos?: unknown[] }[] => {
+      const value = Object.values(body as Record<string, unknown>)[0];
+      return isRawJsonList(value) ? (parseRawJsonList(value) as { id: string }[]) : (value as { id: string }[]);
+    };
+    // Raw guide pages (one group or none), built ones (a name search), and the channel list.
+    for (const extra of [{ date: DAY }, { date: DAY, search: 'Channel' }, {}]) {
+      const seen: string[] = [];
+      for (;;) {
+        const items = list(await part.handlers.catalog!(request({ ...extra, skip: seen.length })));
+        if (items.length === 0) break;
+        expect(Buffer.byteLength(JSON.stringify(items)), JSON.stringify(extra)).toBeLessThanOrEqual(MAX);
+        if ('date' in extra) expect(items.length).toBeLessThan(100);
+        for (const item of items)
+          if ('date' in extra && item.id !== 'mq-tv:ch249.test') expect(item.videos).toHaveLength(24);
+        seen.push(...ids(items));
+      }
+      expect(seen.length, JSON.stringify(extra)).toBe(CHANNELS);
+      expect(new Set(seen).size).toBe(CHANNELS);
+    }
+    // The bound must leave room for any one channel.
+    expect(() => createLiveTvPart(temp.store, { maxAnswerBytes: 1_000 })).toThrow(/addon\.maxAnswerBytes must be/);
+  });
 });

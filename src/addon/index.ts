@@ -1,3 +1,10 @@
+export {
+  answerBytes,
+  DEFAULT_MAX_ANSWER_BYTES,
+  itemsWithin,
+  MAX_ANSWER_BYTES_SETTING,
+  MIN_ANSWER_BYTES,
+} from './answer-bytes.js';
 export { type AddonPart, type BaseManifest, composeAddon } from './compose.js';
 export {
   type AnyConfigCodec,

@@ -154,6 +154,8 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
         ...(livetv?.languages ? { languages: livetv.languages } : {}),
         limits: entryLimitsOf(limits),
         ...(limits.maxStreamsPerChannel !== undefined ? { maxStreamsPerChannel: limits.maxStreamsPerChannel } : {}),
+        ...(limits.maxProgrammesPerDay !== undefined ? { maxProgrammesPerDay: limits.maxProgrammesPerDay } : {}),
+        ...(limits.maxLogoLength !== undefined ? { maxLogoLength: limits.maxLogoLength } : {}),
         sourceOptions: sourceOptions(settings),
         ...lockTimeout(settings),
         ...guard(settings, hooks),
@@ -164,6 +166,7 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
         onChannelsStored: collectGarbage,
         onGuidesRead: collectGarbage,
         onNewPass: collectGarbage,
+        onLargeGarbage: collectGarbage,
         // Full collections every 16 MiB of a gzip guide: for an import that owns the process (its
         // own, or serve's first before it listens), never beside requests.
         ...(hooks.parseThread ? { onInflatedGuideBytes: collectGarbage } : {}),
@@ -182,6 +185,7 @@ export async function importAll(store: Store, settings: Settings, hooks: ImportH
         read: {
           ...(limits.maxItems !== undefined ? { maxItems: limits.maxItems } : {}),
           ...(limits.maxNameLength !== undefined ? { maxNameLength: limits.maxNameLength } : {}),
+          ...(limits.maxEpisodesPerSeries !== undefined ? { maxEpisodesPerSeries: limits.maxEpisodesPerSeries } : {}),
         },
         import: lockTimeout(settings),
         ...(settings.sources?.timeoutSeconds
@@ -298,6 +302,7 @@ export function buildAddon(
         ...(settings.livetv?.maxStreamsPerChannel !== undefined
           ? { maxStreamsPerChannel: settings.livetv.maxStreamsPerChannel }
           : {}),
+        ...(settings.addon?.maxAnswerBytes !== undefined ? { maxAnswerBytes: settings.addon.maxAnswerBytes } : {}),
         health: healthServing(settings),
         ...(extras.relay ? { relay: extras.relay } : {}),
       }),
@@ -308,6 +313,7 @@ export function buildAddon(
       createLibraryPart(store, {
         ...(settings.library?.catalogs ? { catalogs: settings.library.catalogs } : {}),
         ...(settings.addonCatalogs ? { addonCatalogs: settings.addonCatalogs } : {}),
+        ...(settings.addon?.maxAnswerBytes !== undefined ? { maxAnswerBytes: settings.addon.maxAnswerBytes } : {}),
       }),
     );
   }

@@ -101,6 +101,7 @@ export async function serveHosted(settings: Settings, io: Io, settingsFile?: str
     ...(h.diskBudgetMegabytes ? { diskBudgetBytes: h.diskBudgetMegabytes * MiB } : {}),
     ...(h.minKeepMinutes !== undefined ? { minKeepMs: h.minKeepMinutes * 60_000 } : {}),
     ...(h.importsPerMinute ? { importsPerMinute: h.importsPerMinute } : {}),
+    ...(settings.addon?.maxAnswerBytes !== undefined ? { maxAnswerBytes: settings.addon.maxAnswerBytes } : {}),
     refreshMs: hours * 3_600_000,
     sourceOptions: {
       allowPrivate: settings.sources?.allowPrivate === true,

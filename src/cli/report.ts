@@ -27,6 +27,11 @@ export function describeOutcome(outcome: ImportOutcome, options: { sources?: boo
         lines.push(
           `  not served: ${count(c.streamsOverCap, 'stream')} past livetv.maxStreamsPerChannel (a warning names each channel)`,
         );
+      const overDay = tv.dropped.overDayCap ?? 0;
+      if (overDay > 0)
+        lines.push(
+          `  not stored: ${count(overDay, 'programme')} past livetv.maxProgrammesPerDay (a warning names the guide channel)`,
+        );
       for (const g of tv.sources) {
         if (g.textsCut)
           lines.push(

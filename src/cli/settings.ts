@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import * as v from 'valibot';
+import { MIN_ANSWER_BYTES } from '../addon/index.js';
 import { MarqueeError } from '../errors.js';
 import { jsonPath, schemaIssues, UrlSchema } from '../protocol/index.js';
 import { isPageUrl } from '../server/page.js';
@@ -85,6 +86,11 @@ export const SettingsSchema = v.strictObject({
       logo: v.optional(PageUrl),
       background: v.optional(PageUrl),
       contactEmail: v.optional(v.string()),
+      /**
+       * Bytes of an answer built from the store (a catalog or guide page, a meta), at most: a page
+       * ends early (the client asks the next from there), a meta's videos are cut. Default 4 MiB.
+       */
+      maxAnswerBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(MIN_ANSWER_BYTES))),
     }),
   ),
   livetv: v.optional(
@@ -122,6 +128,10 @@ export const SettingsSchema = v.strictObject({
       maxProgrammeTitleLength: v.optional(Count),
       /** Characters of a programme's description; longer is cut and counted. Default 4,000. */
       maxDescriptionLength: v.optional(Count),
+      /** Programmes one guide channel keeps per UTC day (the earliest); the rest are counted, never stored. Default 1,440. */
+      maxProgrammesPerDay: v.optional(Count),
+      /** Characters of a channel logo (URL or inline image); a longer one is left out with a warning. Default 8,192. */
+      maxLogoLength: v.optional(Count),
     }),
   ),
   library: v.optional(
@@ -129,6 +139,8 @@ export const SettingsSchema = v.strictObject({
       files: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
       /** Items of the library files together, and titles of each Xtream movie or series list; more fails. Default 100,000. */
       maxItems: v.optional(Count),
+      /** Episodes one series keeps (the first in file order); the rest are left out with a warning. Default 10,000. */
+      maxEpisodesPerSeries: v.optional(Count),
       catalogs: v.optional(
         v.array(
           v.strictObject({

@@ -31,7 +31,10 @@ export interface SetImportOptions {
 /** The count and length limits of a set's import (plain data: they cross into its worker). */
 export interface SetLimits extends Partial<EntryLimits> {
   readonly maxStreamsPerChannel?: number;
+  readonly maxProgrammesPerDay?: number;
+  readonly maxLogoLength?: number;
   readonly maxItems?: number;
+  readonly maxEpisodesPerSeries?: number;
 }
 
 export interface SetProgress {
@@ -101,7 +104,8 @@ export async function importSourceSet(
     allowAddress: userAddressPolicy(options.allowPrivate),
   };
   const read: SourceOptions = { ...limits, allowFiles: false };
-  const { maxStreamsPerChannel, maxItems, ...entry } = options.limits ?? {};
+  const { maxStreamsPerChannel, maxProgrammesPerDay, maxLogoLength, maxItems, maxEpisodesPerSeries, ...entry } =
+    options.limits ?? {};
   const problems: SetProblem[] = [];
   const account =
     sources.xtreamUrl !== undefined
@@ -133,6 +137,8 @@ export async function importSourceSet(
       sourceOptions: limits,
       limits: entry,
       ...(maxStreamsPerChannel !== undefined ? { maxStreamsPerChannel } : {}),
+      ...(maxProgrammesPerDay !== undefined ? { maxProgrammesPerDay } : {}),
+      ...(maxLogoLength !== undefined ? { maxLogoLength } : {}),
       allowPrivateSources: options.allowPrivate === true,
       ...(options.previous ? { previous: options.previous } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
@@ -176,6 +182,7 @@ export async function importSourceSet(
         read: {
           ...(maxItems !== undefined ? { maxItems } : {}),
           ...(entry.maxNameLength !== undefined ? { maxNameLength: entry.maxNameLength } : {}),
+          ...(maxEpisodesPerSeries !== undefined ? { maxEpisodesPerSeries } : {}),
         },
         ...(options.signal ? { signal: options.signal } : {}),
       });

@@ -33,6 +33,8 @@ export interface OpenSetsOptions {
   readonly relayFor?: (key: string) => StreamRelay | undefined;
   /** Streams a stream answer holds at most (`livetv.maxStreamsPerChannel`); default the part's. */
   readonly maxStreamsPerChannel?: number;
+  /** Bytes of an answer built from a set's store, at most (`addon.maxAnswerBytes`); default the parts'. */
+  readonly maxAnswerBytes?: number;
 }
 
 interface OpenSet {
@@ -48,14 +50,16 @@ export function createOpenSets(options: OpenSetsOptions): OpenSets {
   function buildAddon(store: Store, key: string): Addon {
     const parts: AddonPart[] = [];
     // Streams are named after the add-on, as the client lists them under its name.
+    const bound = options.maxAnswerBytes !== undefined ? { maxAnswerBytes: options.maxAnswerBytes } : {};
     const relay = options.relayFor?.(key);
     const live = {
       streamName: options.manifest.name,
       ...(options.maxStreamsPerChannel !== undefined ? { maxStreamsPerChannel: options.maxStreamsPerChannel } : {}),
       ...(relay ? { relay } : {}),
+      ...bound,
     };
     if (store.counts().channels > 0) parts.push(createLiveTvPart(store, live));
-    if (store.libraryCounts().items > 0) parts.push(createLibraryPart(store));
+    if (store.libraryCounts().items > 0) parts.push(createLibraryPart(store, bound));
     if (parts.length === 0) parts.push(createLiveTvPart(store, live));
     return composeAddon({ ...options.manifest, config: HOSTED_FIELDS, behaviorHints: { configurable: true } }, parts, {
       configCodec: options.codec,

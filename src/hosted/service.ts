@@ -74,6 +74,7 @@ export function createHostedService(options: HostedOptions): HostedService {
     ...(options.sourceOptions?.limits?.maxStreamsPerChannel !== undefined
       ? { maxStreamsPerChannel: options.sourceOptions.limits.maxStreamsPerChannel }
       : {}),
+    ...(options.maxAnswerBytes !== undefined ? { maxAnswerBytes: options.maxAnswerBytes } : {}),
   });
   const capacity = createCapacity({
     registry,

@@ -43,6 +43,8 @@ export interface HostedOptions {
   readonly importsPerMinute?: number;
   /** Sets whose store and add-on stay open. Default 32. */
   readonly maxOpenSets?: number;
+  /** Bytes of an answer built from a set's store, at most (`addon.maxAnswerBytes`); default the parts'. */
+  readonly maxAnswerBytes?: number;
   /** Read limits and the private-address rule of every user source. */
   readonly sourceOptions?: Pick<SetImportOptions, 'allowPrivate' | 'timeoutMs' | 'maxBytes' | 'limits'>;
   /** How a set is imported; default in a worker thread (in this thread from the TypeScript sources). */

@@ -41,6 +41,11 @@ export interface LibraryPartOptions {
   readonly cache?: CacheHints;
   /** Most genres offered per catalog (those with the most items); default 100, keeping the manifest small. */
   readonly maxGenreOptions?: number;
+  /**
+   * Bytes of an answer built from the store, at most (`addon.maxAnswerBytes`, default 4 MiB): a
+   * catalog page ends before the item that would pass it, a series keeps its first episodes that fit.
+   */
+  readonly maxAnswerBytes?: number;
 }
 
 /** Library data changes only on import: clients and CDNs may keep answers long. */

@@ -4,6 +4,7 @@
  * part is built (types, genres, id prefixes, resources): build a new one after each import, e.g.
  * by serving `() => addon` and swapping `addon` when `store.dataVersion()` changes.
  */
+import { answerBytes } from '../addon/answer-bytes.js';
 import type { AddonPart } from '../addon/compose.js';
 import type { Handlers } from '../addon/types.js';
 import type { ConfigField } from '../protocol/config-field.js';
@@ -40,6 +41,7 @@ export function audienceOf(config: Readonly<Record<string, unknown>>): Audience 
  */
 export function createLibraryPart(store: Store, options: LibraryPartOptions = {}): AddonPart {
   const cache = options.cache ?? LIBRARY_CACHE;
+  const maxBytes = answerBytes(options.maxAnswerBytes);
   const catalogs = libraryCatalogs(store, options);
   const addonCatalogs = checkAddonCatalogs(options.addonCatalogs ?? []);
   const info = store.libraryInfo();
@@ -67,11 +69,12 @@ export function createLibraryPart(store: Store, options: LibraryPartOptions = {}
         ...(extra.genre === undefined ? {} : { genre: extra.genre }),
         ...(extra.search === undefined ? {} : { search: extra.search }),
         ...audienceOf(config),
+        maxBytes,
       });
       return hinted({ metas }, metas.length > 0);
     },
     meta: ({ type, id, config }) => {
-      const meta = store.libraryMeta(type, id, audienceOf(config));
+      const meta = store.libraryMeta(type, id, audienceOf(config), maxBytes);
       return meta ? { meta, ...cache } : null;
     },
     stream: ({ type, id, config }) => {

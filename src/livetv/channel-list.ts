@@ -1,10 +1,10 @@
 /**
  * Pages of channels (and of guide rows) for a filter. The store answers one group and/or a name
  * search directly, with index scans; a user's `groups` setting (several groups at once) is served
- * from an in-memory list of every channel in catalog order, read once per data version, with the
- * programmes of the page's channels read per channel.
+ * from an in-memory list of every channel in catalog order, read once per data version (the live-TV
+ * part reads the programmes of such a page's channels per channel).
  */
-import type { ChannelRow, GuideDayChannel, GuideDayRawChannel, Store } from '../store/index.js';
+import type { ChannelRow, GuideDayRawChannel, Store } from '../store/index.js';
 import { normalizeName } from '../store/index.js';
 import { CHANNEL_HEAD } from './guide-json.js';
 import { DEFAULT_FAILURES_BEFORE_DEAD, type HealthServing } from './health-view.js';
@@ -102,7 +102,7 @@ export function createChannelList(store: Store) {
 
     /**
      * The guide page as the store's raw entries when the store can answer the filter directly (no
-     * name search, at most one group); undefined otherwise (use `guidePage`).
+     * name search, at most one group); undefined otherwise (the part reads such a page channel by channel).
      */
     guidePageRaw(filter: ChannelFilter, day: string, skip: number, size: number): GuideDayRawChannel[] | undefined {
       if (filter.search !== undefined || severalGroups(filter)) return undefined;
@@ -114,16 +114,6 @@ export function createChannelList(store: Store) {
         ...(filter.group !== undefined ? { group: filter.group } : {}),
         ...(filter.except !== undefined ? { except: filter.except.json } : {}),
       });
-    },
-
-    /**
-     * Guide rows over [start, end] (a UTC day, in ms) for channels `skip`..`skip + size` of a
-     * filter the store cannot page itself (a name search, several groups): the channels from
-     * `page`, the programmes per channel. Other filters go to `guidePageRaw`.
-     */
-    guidePage(filter: ChannelFilter, start: number, end: number, skip: number, size: number): GuideDayChannel[] {
-      const channels = this.page(filter, skip, size);
-      return channels.map((channel) => ({ channel, programmes: store.programmesAround(channel.id, start, end) }));
     },
   };
 }

@@ -95,6 +95,41 @@ describe('guide page from raw entries', () => {
     expect(issues.filter((i) => i.severity === 'error')).toEqual([]);
   });
 
+  it('ends a page before the channel past maxBytes, and cuts a first channel too large alone to its earliest programmes', () => {
+    const placeholders = resolvePlaceholders(undefined);
+    const catchup = createCatchupStreams('Marquee');
+    const rows = store.guideDayRaw({ day: DAY });
+    const whole = createGuidePageWriter(placeholders, catchup).write(rows, FROM, TO, undefined, NOW);
+    const metas = parseRawJsonList(whole) as Array<{ id: string; videos: unknown[] }>;
+    const sizes = metas.map((m) => Buffer.byteLength(JSON.stringify(m)));
+    // Room for the first two channels and not the third: the page holds two, and ends there.
+    const two = 2 + sizes[0]! + 1 + sizes[1]!;
+    const page = createGuidePageWriter(placeholders, catchup, two + sizes[2]! - 1).write(
+      rows,
+      FROM,
+      TO,
+      undefined,
+      NOW,
+    );
+    expect(page.count).toBe(2);
+    expect(page.bytes.byteLength).toBeLessThanOrEqual(two + sizes[2]! - 1);
+    expect(parseRawJsonList(page)).toEqual(metas.slice(0, 2));
+    // Less than the first channel: its earliest programmes that fit, the page valid and within the bound.
+    const bound = sizes[0]! - 300;
+    const cut = createGuidePageWriter(placeholders, catchup, bound).write(rows, FROM, TO, undefined, NOW);
+    const [first] = parseRawJsonList(cut) as Array<{ id: string; videos: unknown[] }>;
+    expect(cut.count).toBe(1);
+    expect(cut.bytes.byteLength).toBeLessThanOrEqual(bound);
+    expect(first!.videos.length).toBeGreaterThan(0);
+    expect(first!.videos.length).toBeLessThan(metas[0]!.videos.length);
+    expect(first).toEqual({ ...metas[0], videos: metas[0]!.videos.slice(0, first!.videos.length) });
+    const issues = validateResponse(
+      { resource: 'catalog', type: 'tv', id: 'mq-tv-channels', extra: [['date', DAY]] },
+      { metasDetailed: parseRawJsonList(cut) },
+    );
+    expect(issues.filter((i) => i.severity === 'error')).toEqual([]);
+  });
+
   it('reuses channel heads within one data version and renews them with the next', async () => {
     const writer = createGuidePageWriter(resolvePlaceholders(undefined));
     const page = () => {

@@ -276,9 +276,16 @@ export interface GuidePageWriter {
 
 /**
  * `catchup` renders the streams of past programmes of channels with catch-up (none without it).
+ * A page is at most `maxBytes` (`addon.maxAnswerBytes`, answer-bytes.ts): it ends before the
+ * channel that would pass it (the client asks the next page from there), and a first channel
+ * too large on its own keeps its earliest programmes that fit.
  * @example createGuidePageWriter(placeholders).write(store.guideDayRaw({ day: '2026-03-01' }), from, to)
  */
-export function createGuidePageWriter(placeholders: Placeholders, catchup?: CatchupStreams): GuidePageWriter {
+export function createGuidePageWriter(
+  placeholders: Placeholders,
+  catchup?: CatchupStreams,
+  maxBytes: number = Number.POSITIVE_INFINITY,
+): GuidePageWriter {
   const pieces = createTimePieces();
   const entries = createEntryTable(pieces);
   const heads = createHeadCache();
@@ -299,42 +306,57 @@ export function createGuidePageWriter(placeholders: Placeholders, catchup?: Catc
     const plans: ChannelPlan[] = [];
     let decoded = 0;
     staged.reset();
-    let size = 2 + Math.max(0, rows.length - 1); // [ ] and the commas between metas
+    let size = 2; // [ ]
     for (const { channel, entries: rawText, head: storedHead } of rows) {
+      // A comma before every meta but the first; a page ends before the meta that would pass maxBytes.
+      const before = size + (plans.length > 0 ? 1 : 0);
       const head = storedHead === undefined ? heads.get(channel, version) : staged.add(storedHead);
-      size += head.length + 1; // and the meta's closing brace
+      let own = head.length + 1; // and the meta's closing brace
       if (rawText === undefined || rawText.length === 0) {
         const videos = Buffer.from(
           JSON.stringify(placeholders.enabled ? placeholderVideos(channel, from, to, placeholders) : []),
         );
-        size += videos.length;
+        own += videos.length;
+        if (plans.length > 0 && before + own > maxBytes) break;
+        size = before + own;
         plans.push({ head, videos });
         continue;
       }
       const raw = staged.add(rawText);
       const first = decoded;
-      const count = entries.decode(raw, first);
+      let count = entries.decode(raw, first);
       decoded += count;
       // The id up to its start time, which the start piece completes.
       const idPrefix = Buffer.from(`{"id":${JSON.stringify(videoId(channel.id, '')).slice(0, -1)}`);
       const title = Buffer.from(`,"title":${JSON.stringify(channel.name)}`);
       const scratch = entries.table;
-      size += 2 + count - 1; // [ ] and the commas between videos
-      for (let at = first * FIELDS; at < (first + count) * FIELDS; at += FIELDS) {
-        size += idPrefix.length + texts[scratch[at + START]!]!.length + texts[scratch[at + STOP]!]!.length;
-        size += texts[scratch[at + RUNTIME]!]!.length + scratch[at + LENGTH]! + 1; // and the video's closing brace
-        if (scratch[at + TITLED] === 0) size += title.length;
-      }
-      let streams: (Buffer | undefined)[] | undefined;
-      if (catchup !== undefined && channel.catchupStreams !== undefined) {
-        streams = [];
-        for (let i = first; i < first + count; i++) {
-          const json = catchup.json(channel, entries.startOf(i), entries.stopOf(i), now);
-          const bytes = json === '' ? undefined : Buffer.from(json);
-          if (bytes !== undefined) size += bytes.length;
-          streams.push(bytes);
+      const withCatchup = catchup !== undefined && channel.catchupStreams !== undefined;
+      const streams: (Buffer | undefined)[] | undefined = withCatchup ? [] : undefined;
+      own += 2; // [ ]
+      // The first meta of a page is cut to its first videos that fit (a guide channel of a long
+      // day of long texts); any later one that would not fit starts the next page.
+      const room = plans.length === 0 ? maxBytes - before : Number.POSITIVE_INFINITY;
+      for (let i = first; i < first + count; i++) {
+        const at = i * FIELDS;
+        let video = idPrefix.length + texts[scratch[at + START]!]!.length + texts[scratch[at + STOP]!]!.length;
+        video += texts[scratch[at + RUNTIME]!]!.length + scratch[at + LENGTH]! + 1; // and the video's closing brace
+        if (scratch[at + TITLED] === 0) video += title.length;
+        if (i > first) video += 1; // the comma before it
+        let json: Buffer | undefined;
+        if (streams !== undefined) {
+          const text = catchup!.json(channel, entries.startOf(i), entries.stopOf(i), now);
+          json = text === '' ? undefined : Buffer.from(text);
+          if (json !== undefined) video += json.length;
         }
+        if (own + video > room) {
+          count = i - first;
+          break;
+        }
+        own += video;
+        streams?.push(json);
       }
+      if (plans.length > 0 && before + own > maxBytes) break;
+      size = before + own;
       plans.push({
         head,
         entries: { bytes: raw, first, count, idPrefix, title, ...(streams !== undefined ? { catchup: streams } : {}) },
@@ -381,6 +403,6 @@ export function createGuidePageWriter(placeholders: Placeholders, catchup?: Catc
     });
     out[pos++] = 0x5d;
     if (pos !== size) throw new Error(`guide page size mismatch: wrote ${pos} of ${size} bytes`);
-    return list.done(rows.length);
+    return list.done(plans.length);
   }
 }

@@ -49,37 +49,52 @@ export interface IdSource {
  * @example assignChannelIds([{ kind: 'tvg-id', value: 'BBCOne.uk' }]) // ['mq-tv:bbcone.uk']
  */
 export function assignChannelIds(sources: readonly IdSource[]): string[] {
-  const slugs = sources.map((s) => slugify(s.value));
-  const claimants = new Map<string, number[]>();
-  slugs.forEach((slug, i) => {
-    const list = claimants.get(slug);
-    if (list) list.push(i);
-    else claimants.set(slug, [i]);
-  });
-  const ids = new Array<string>(sources.length);
-  const taken = new Set<string>();
+  return assignIds(
+    sources.length,
+    (i) => sources[i]!.kind === 'tvg-id',
+    (i) => sources[i]!.value,
+  );
+}
+
+/**
+ * `assignChannelIds` over `count` keys read by index (no object per key: a playlist may make
+ * 300,000 channels): key `i` is a tvg-id when `isTvgId(i)`, its value `valueAt(i)`. One map of
+ * plain slugs to the key holding each; only the keys that lose one are listed.
+ */
+export function assignIds(count: number, isTvgId: (i: number) => boolean, valueAt: (i: number) => string): string[] {
+  const source = (i: number): IdSource => ({ kind: isTvgId(i) ? 'tvg-id' : 'name', value: valueAt(i) });
+  const holder = new Map<string, number>();
   const losers: number[] = [];
-  for (const [slug, indexes] of claimants) {
-    const ranked = [...indexes].sort((a, b) => rank(sources[a]!, sources[b]!));
-    if (slug !== '') {
-      ids[ranked[0]!] = CHANNEL_PREFIX + slug;
-      taken.add(slug);
-      ranked.shift();
+  for (let i = 0; i < count; i++) {
+    const slug = slugify(valueAt(i));
+    if (slug === '') {
+      losers.push(i);
+      continue;
     }
-    losers.push(...ranked);
+    const held = holder.get(slug);
+    if (held === undefined) holder.set(slug, i);
+    else if (rank(source(i), source(held)) < 0) {
+      holder.set(slug, i);
+      losers.push(held);
+    } else losers.push(i);
   }
+  const ids = new Array<string>(count);
+  // Joined, an id is one flat string; `+` made a pair of strings that became three once flattened.
+  for (const [slug, i] of holder) ids[i] = [CHANNEL_PREFIX, slug].join('');
   // Hashed ids are given after every plain slug is taken, so a hash never steals a plain id.
+  const hashed = new Set<string>();
   for (const index of losers.sort((a, b) => a - b)) {
-    const source = sources[index]!;
-    const base = slugs[index] === '' ? 'ch' : slugs[index]!;
+    const key = source(index);
+    const slug = slugify(key.value);
+    const base = slug === '' ? 'ch' : slug;
     let salt = '';
-    let id = `${base}-${shortHash(`${source.kind}:${source.value}`)}`;
-    while (taken.has(id)) {
+    let id = `${base}-${shortHash(`${key.kind}:${key.value}`)}`;
+    while (holder.has(id) || hashed.has(id)) {
       salt += '+';
-      id = `${base}-${shortHash(`${source.kind}:${source.value}${salt}`)}`;
+      id = `${base}-${shortHash(`${key.kind}:${key.value}${salt}`)}`;
     }
     ids[index] = CHANNEL_PREFIX + id;
-    taken.add(id);
+    hashed.add(id);
   }
   return ids;
 }

@@ -7,13 +7,8 @@ import type { SourceOptions, SourceStream } from '../sources/input/index.js';
 import { openCopy, openSource, readFileChunks, SOURCE_LIMITS } from '../sources/input/index.js';
 import { StringInterner } from '../sources/xmltv/index.js';
 import { failureReason, type LiveTvImport } from '../store/index.js';
-import {
-  buildChannels,
-  type ChannelDraft,
-  type PlaylistInput,
-  STREAMS_NOT_SERVED,
-  type StreamsOverCap,
-} from './channels.js';
+import { type ChannelGroups, groupChannels } from './channel-groups.js';
+import { type PlaylistInput, STREAMS_NOT_SERVED, type StreamsOverCap } from './channels.js';
 import { type GuideContext, importGuide, newGuideTally } from './guide.js';
 import type { WorkDir } from './import-work.js';
 import type { EntryList, MatchChannel } from './match-step.js';
@@ -21,24 +16,26 @@ import { type GuidePlan, hasCopy, type Judging, judgeBad, type PlaylistPlan, pla
 import type { ImportWarning, LiveTvImportOptions } from './types.js';
 
 const MiB = 1024 * 1024;
+
+/** Channels from which an import is large (LiveTvImportOptions.onLargeGarbage). */
+export const LARGE_IMPORT_CHANNELS = 100_000;
 /** A playlist's text, read back from a copy, is capped as the playlist itself is. */
 const PLAYLIST_MAX_BYTES = SOURCE_LIMITS.playlist.maxBytes;
 
 /**
- * Adds `channels` to the import and returns what matching and the report keep of them and of the
- * playlist `entries`, as strings of their own: strings cut from the playlist text would keep all
- * of it alive while the guides stream (the 50,000-entry benchmark playlist holds about 50 MB in
- * memory). In a function of its own, so that the interner's table goes with it.
+ * Adds the channels of `groups` to the import, drafted one at a time, and returns what matching
+ * and the report keep of them and of the playlist `entries`, as strings of their own: strings cut
+ * from the playlist text would keep all of it alive while the guides stream (the 50,000-entry
+ * benchmark playlist holds about 50 MB in memory). In a function of its own, so that the
+ * interner's table goes with it.
  */
-export function storedChannels(
-  imp: LiveTvImport,
-  channels: readonly ChannelDraft[],
-  entries: EntryList,
-): MatchChannel[] {
+export function storedChannels(imp: LiveTvImport, groups: ChannelGroups, entries: EntryList): MatchChannel[] {
   const own = new StringInterner();
-  const subjects: MatchChannel[] = channels.map((channel) => {
+  const subjects: MatchChannel[] = new Array(groups.length);
+  for (let i = 0; i < groups.length; i++) {
+    const channel = groups.draft(i);
     imp.addChannel(channel);
-    return {
+    subjects[i] = {
       id: channel.id,
       name: own.intern(channel.name),
       ...(channel.tvgId !== undefined ? { tvgId: own.intern(channel.tvgId) } : {}),
@@ -48,7 +45,7 @@ export function storedChannels(
       shiftHours: channel.shiftHours,
       source: channel.source,
     };
-  });
+  }
   // Most entries are named as their channel: that name is kept once.
   entries.keepNames((name, channel) => (name === subjects[channel]!.name ? undefined : own.intern(name)));
   return subjects;
@@ -120,7 +117,11 @@ export async function passGuide(r: GuideReader, g: GuidePlan, index: number, ope
   }
 }
 
-/** The channels of this pass's playlists (fresh, or read back from copies), and the guides their headers name. */
+/**
+ * The channels of this pass's playlists (fresh, or read back from copies), added to `imp`: what
+ * matching keeps of them (storedChannels), and the guides the playlists' headers name. Nothing of
+ * the playlists outlives this call (the caller's frame, suspended at its next await, would keep it).
+ */
 export async function passChannels(
   j: Judging,
   plans: readonly PlaylistPlan[],
@@ -128,6 +129,7 @@ export async function passChannels(
   warn: (warning: ImportWarning) => void,
   stays: string,
   entries: EntryList,
+  imp: LiveTvImport,
 ) {
   const inputs: PlaylistInput[] = [];
   const headerGuides: { location: string; namedBy: string }[] = [];
@@ -143,7 +145,8 @@ export async function passChannels(
     }
   }
   const over: StreamsOverCap = { total: 0, bySource: new Map() };
-  const channels = buildChannels(inputs, options, warn, entries, over);
+  const channels = groupChannels(inputs, options, warn, entries, over);
+  if (channels.length >= LARGE_IMPORT_CHANNELS) options.onLargeGarbage?.();
   // What each playlist read fresh yields, with the streams the cap left out (marquee status says it).
   for (const p of plans) {
     const left = over.bySource.get(p.label);
@@ -155,5 +158,5 @@ export async function passChannels(
       `${plans.map((p) => p.label).join(', ')}: no channel to serve (none left after the group filters and URL checks); ${stays}`,
     );
   }
-  return { channels, headerGuides, streamsOverCap: over.total };
+  return { subjects: storedChannels(imp, channels, entries), headerGuides, streamsOverCap: over.total };
 }

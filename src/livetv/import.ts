@@ -1,13 +1,18 @@
 import { MarqueeError } from '../errors.js';
-import { entryLimits } from '../sources/entry-limits.js';
 import type { SourceOptions, SourceStream } from '../sources/input/index.js';
 import { createHostMemo, redactLocation } from '../sources/input/index.js';
-import { SpareXmltvThread, xmltvLimitsOf, xmltvThreadUsed } from '../sources/xmltv/index.js';
-import { failedAreaAttempts, type LiveTvImport, type SourceAttempt, type Store, yieldPolicy } from '../store/index.js';
-import type { GuideContext } from './guide.js';
+import { SpareXmltvThread, xmltvThreadUsed } from '../sources/xmltv/index.js';
+import {
+  failedAreaAttempts,
+  type LiveTvImport,
+  type OverDayCap,
+  type SourceAttempt,
+  type Store,
+  yieldPolicy,
+} from '../store/index.js';
 import { CHANNEL_HEAD } from './guide-json.js';
-import { nothingReason } from './guide-yield.js';
-import { type GuideReader, passChannels, passGuide, storedChannels } from './import-pass.js';
+import { importGuides } from './import-guides.js';
+import { LARGE_IMPORT_CHANNELS, passChannels } from './import-pass.js';
 import {
   configuredGuides,
   guideOptions,
@@ -18,24 +23,27 @@ import {
   whatStays,
 } from './import-support.js';
 import { workDir } from './import-work.js';
-import { GuideIndex, MatchDemand, matchingOf } from './match.js';
-import { keepForReview, type ReviewGuide } from './match-review.js';
-import { EntryList, matchChannels, withDecoration } from './match-step.js';
-import {
-  attemptOf,
-  type GuidePlan,
-  judgeGuide,
-  judging,
-  type PlaylistPlan,
-  planGuides,
-  planPlaylist,
-  reportOf,
-} from './plan.js';
+import { matchingOf } from './match.js';
+import type { ReviewGuide } from './match-review.js';
+import { EntryList, withDecoration } from './match-step.js';
+import { attemptOf, type GuidePlan, judging, type PlaylistPlan, planGuides, planPlaylist, reportOf } from './plan.js';
 import { checkGuides } from './sources.js';
 import type { ImportWarning, LiveTvImportOptions, LiveTvImportResult } from './types.js';
 import { warningList } from './warnings.js';
 
 const HOUR = 3_600_000;
+
+/** The warning of programmes past `livetv.maxProgrammesPerDay`, naming the worst guide channel day and its guide. */
+function overDayCapWarning(worst: OverDayCap, dropped: number, guides: readonly GuidePlan[]): ImportWarning {
+  const base = worst.key.replace(/ \(shift [+-]?[\d.]+h\)$/, '');
+  const guide = guides.find((g) => g.tally?.channelIds.has(base));
+  return {
+    source: guide?.label ?? guides.map((g) => g.label).join(', '),
+    message:
+      `guide channel "${worst.key}" has ${worst.programmes} programmes starting on ${worst.day}; the earliest ${worst.kept} are stored (livetv.maxProgrammesPerDay), ` +
+      `${dropped} programmes past it on ${worst.days} guide channel ${worst.days === 1 ? 'day' : 'days'} in all are not`,
+  };
+}
 
 /**
  * Imports the configured playlists and guides into `store`, atomically.
@@ -129,121 +137,65 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
         horizonMs: (options.horizonDays ?? 14) * 24 * HOUR,
         ...(options.languages ? { languages: options.languages } : {}),
         ...(options.lockTimeoutMs !== undefined ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
+        ...(options.maxProgrammesPerDay !== undefined ? { maxProgrammesPerDay: options.maxProgrammesPerDay } : {}),
         channelHead: CHANNEL_HEAD,
       });
 
       // 2. Channels, built in a function of their own: nothing of the parsed playlists outlives it.
       const entries = new EntryList();
-      const { channels, headerGuides, streamsOverCap } = await passChannels(
+      // The channels go into the store now; matching, after the guides, needs only their names,
+      // ids and shifts, and the report the entries' lines and names (storedChannels).
+      const { subjects, headerGuides, streamsOverCap } = await passChannels(
         j,
         playlists,
         options,
         warnings.add,
         stays,
         entries,
+        imp,
       );
       if (pass === 1)
         guides = planGuides(j, [...(configuredGuides(options) ?? headerGuides), ...readerGuides(options)]);
-
-      // The channels go into the store now; matching, after the guides, needs only their names,
-      // ids and shifts, and the report the entries' lines and names (storedChannels).
-      const subjects = storedChannels(imp, channels, entries);
-      channels.length = 0;
       options.onChannelsStored?.();
-      const overrides = new Map(Object.entries(options.guideOverrides ?? {}));
-      const matching = matchingOf(options.matching);
-      const demand = new MatchDemand(subjects, overrides, matching);
       // The first guide's parsing thread starts now, and loads while the guide is opened and the
       // channels indexed for matching (not sooner: its heap would add to the playlists' peak).
       if (pass === 1 && guides.length > 0 && xmltvThreadUsed(options.parseThread)) spare = new SpareXmltvThread();
 
-      // 3. Guides, streamed in priority order.
-      imp.setGuideSources(guides.length);
-      const ctx: GuideContext = {
+      // 3-5. Guides, matching, and the guides judged (import-guides.ts).
+      const matched = await importGuides({
+        j,
         imp,
-        ...(options.parseThread !== undefined ? { parseThread: options.parseThread } : {}),
-        ...(spare !== undefined ? { spareThread: spare } : {}),
-        ...(options.onInflatedGuideBytes ? { onInflatedGuideBytes: options.onInflatedGuideBytes } : {}),
-        demand,
-        index: new GuideIndex(matching),
-        keysWritten: new Set(),
-        wanted: new Set(),
+        pass,
+        guides,
+        subjects,
+        entries,
+        overrides: new Map(Object.entries(options.guideOverrides ?? {})),
+        matching: matchingOf(options.matching),
+        options,
+        sourceOptions: guideOptions(sourceOptions, options),
+        work,
+        now,
+        maxListed,
         warn: warnings.add,
-        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-        ...(signal ? { signal } : {}),
-        window: {
-          from: now - (options.retentionHours ?? 48) * HOUR,
-          to: now + (options.horizonDays ?? 14) * 24 * HOUR,
+        ...(spare !== undefined ? { spare } : {}),
+        review,
+        opened: (location) => {
+          if (opened?.location !== location) return undefined;
+          const stream = opened.stream;
+          opened = undefined;
+          return stream;
         },
-        unwanted: 0,
-        limits: xmltvLimitsOf(entryLimits(options.limits)),
-      };
-      let redo = false;
-      for (const [index, guide] of guides.entries()) {
-        reading = guide.label;
-        const stream = opened?.location === guide.location ? opened.stream : undefined;
-        if (stream) opened = undefined;
-        const reader: GuideReader = { j, ctx, work, options: guideOptions(sourceOptions, options), previous };
-        if (await passGuide(reader, guide, index, stream)) redo = true;
-      }
-
-      // 4. Matching, now that every guide channel is known, and the channels themselves.
-      reading = store.file;
-      options.onGuidesRead?.();
-      const words = ctx.index.words();
-      const decorations = demand.decorations(words);
-      const { matchedBy, unmatched, keysShown, guidesShown, matches } = matchChannels(
-        {
-          imp,
-          index: ctx.index,
-          subjects,
-          entries,
-          overrides,
-          keysWritten: ctx.keysWritten,
-          wanted: ctx.wanted,
-          maxListed,
-          warn: warnings.add,
-          formsOf: (i) => demand.formsOf(i),
-          learnedFormsOf: (i) => demand.learnedFormsOf(i, words),
-          sourceCountry: (source) => decorations.get(source)?.country,
-          review,
+        reading: (what) => {
+          reading = what;
         },
-        matching.margin,
-      );
-
-      // 5. The guides read from their sources are judged by what they yield for our channels.
-      for (const g of guides) {
-        if (g.tally === undefined || g.from === 'copy' || g.from === 'none') continue;
-        let matched = 0;
-        for (const key of keysShown) matched += g.tally.inWindow.get(key) ?? 0;
-        if (pass === 1 && g.outcome === 'imported') {
-          const yieldContext = {
-            index: ctx.index,
-            demand: ctx.demand,
-            subjects,
-            window: ctx.window,
-            shown: guidesShown,
-          };
-          judgeGuide(j, g, matched, () => nothingReason(g.tally!, matched, yieldContext));
-          if (g.outcome !== 'imported') redo = true;
-        } else if (g.outcome === 'imported') {
-          g.counts = { programmes: matched, read: g.tally.programmes };
-        }
-      }
-      if (redo) {
+      });
+      if (matched.redo) {
         if (pass > 1) throw new Error('a guide read from local copies was judged bad twice');
         // A bad guide is in this import: start a new one from local bytes only. What was said
         // about the bad guides' content stays in the report: it tells why they were refused.
         const bad = new Set(guides.filter((g) => g.outcome !== 'imported').map((g) => g.label));
         planWarnings.push(...warnings.listed.filter((w) => bad.has(w.source)));
-        // Their channels stay at hand for the review of matches (ids and names to pin them by).
-        review = keepForReview(
-          guides.flatMap((g) =>
-            g.outcome !== 'imported' && g.tally ? [{ label: g.label, channelIds: g.tally.channelIds }] : [],
-          ),
-          ctx.index,
-          options.maxReviewChannels,
-        );
+        review = matched.review;
         imp.discard();
         imp = undefined;
         for (const g of guides) {
@@ -253,6 +205,10 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
         }
         return undefined;
       }
+      const { matchedBy, unmatched, decorations } = matched;
+      // The matcher's indexes are garbage now (300,000 names: 170 MB of a 255 MB heap), and the
+      // commit's own memory would come on top of them: a large import collects them first.
+      if (subjects.length >= LARGE_IMPORT_CHANNELS) options.onLargeGarbage?.();
 
       options.onProgress?.({ phase: 'commit', source: store.file, bytes: 0, records: subjects.length });
       signal?.throwIfAborted();
@@ -266,6 +222,7 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
         ],
       });
       committed = true;
+      if (report.overDayCap) warnings.add(overDayCapWarning(report.overDayCap, report.dropped.overDayCap, guides));
       const validators: Record<string, NonNullable<GuidePlan['validators']>> = {};
       for (const p of [...playlists, ...guides]) if (p.validators) validators[p.location] = p.validators;
       return {
@@ -280,11 +237,14 @@ export async function importLiveTv(store: Store, options: LiveTvImportOptions): 
           streamsOverCap,
         },
         matchedBy,
-        matches,
+        // Built when asked for (import --json): one object per playlist entry.
+        get matches() {
+          return matched.matches();
+        },
         unmatched,
         warnings: warnings.listed,
         warningCount: warnings.count(),
-        dropped: { ...report.dropped, unusedGuide: report.dropped.unusedGuide + ctx.unwanted },
+        dropped: { ...report.dropped, unusedGuide: report.dropped.unusedGuide + matched.unwanted },
         sources,
         state: { validators, playlistGuides: configuredGuides(options) ? [] : headerGuides.map((g) => g.location) },
         durationMs: Math.round(performance.now() - started),

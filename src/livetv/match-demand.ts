@@ -42,6 +42,9 @@ function addTo(map: Map<string, Shifts>, key: string, shift: number): void {
   } else shifts.add(shift);
 }
 
+/** Subjects read between two calls of MatchDemand's `collect`. */
+const COLLECT_EVERY = 50_000;
+
 /** The playlist side: which guide channels are wanted, and shifted by how much. */
 export class MatchDemand {
   readonly #ids = new Map<string, Shifts>();
@@ -49,8 +52,8 @@ export class MatchDemand {
   readonly #keys = new Map<string, Shifts>();
   readonly #overrides = new Map<string, Shifts>();
   readonly #subjects: readonly MatchSubject[];
-  /** The subjects no override decides, which the scored stage may match. */
-  readonly #open: boolean[] = [];
+  /** The subjects no override decides (1), which the scored stage may match. */
+  readonly #open: Uint8Array;
   /** Some channel has a time shift: a guide channel found by an exact rule may still be wanted with another. */
   #anyShift = false;
   readonly #matching: Matching;
@@ -70,14 +73,28 @@ export class MatchDemand {
   /** Per subject, its name's number in its playlist's decoration (-1: not learned from). */
   readonly #nameAt: Int32Array;
 
-  constructor(subjects: readonly MatchSubject[], overrides: Overrides, matching: Matching = DEFAULT_MATCHING) {
+  /**
+   * `collect`, when given, is called every COLLECT_EVERY subjects read: reading a large
+   * playlist's names leaves much garbage on its way to the index (300,000 names: 100 MB beside
+   * the 140 MB kept), and an import that bounds its memory collects it (issue 48). Once more
+   * before the decorated names are read, and not while they are: collections every 50,000 there
+   * freed a few MB each, for 80-100 ms apiece.
+   */
+  constructor(
+    subjects: readonly MatchSubject[],
+    overrides: Overrides,
+    matching: Matching = DEFAULT_MATCHING,
+    collect?: () => void,
+  ) {
     this.#subjects = subjects;
     this.#matching = matching;
     this.#nameAt = new Int32Array(subjects.length).fill(-1);
+    this.#open = new Uint8Array(subjects.length);
     const pool = matching.scored ? new TokenPool() : undefined;
     for (const [i, s] of subjects.entries()) {
+      if (collect !== undefined && i > 0 && i % COLLECT_EVERY === 0) collect();
       const target = overrideFor(s, overrides);
-      this.#open.push(target === undefined);
+      this.#open[i] = target === undefined ? 1 : 0;
       if (s.shiftHours !== 0) this.#anyShift = true;
       if (target !== undefined) {
         // An override decides: its channel alone is wanted, or none for `null`.
@@ -92,10 +109,9 @@ export class MatchDemand {
       const edges: NameEdges | undefined = matching.decoration ? { run: '', tags: [] } : undefined;
       if (pool !== undefined && s.tvgId === undefined) {
         this.#scored ??= new PlaylistNames(matching.threshold, subjects.length);
-        for (const form of subjectForms(s, pool, undefined, edges)) {
-          addTo(this.#keys, form.key, s.shiftHours);
-          this.#scored.add(i, form);
-        }
+        // Its keys are wanted through the index (shiftsFor): not kept a second time in #keys,
+        // a map of 300,000 names' keys (14 MB of table) for a playlist of 300,000 (issue 48).
+        for (const form of subjectForms(s, pool, undefined, edges)) this.#scored.add(i, form);
       } else {
         // A tvg-name equal to the name (as panels write them) is read once.
         for (const name of s.tvgName === s.name ? [s.name] : [s.tvgName, s.name]) {
@@ -106,7 +122,10 @@ export class MatchDemand {
       }
       if (edges !== undefined) this.#learn(i, s, edges);
     }
-    if (matching.decoration) this.#readDecorated(pool);
+    if (matching.decoration) {
+      collect?.();
+      this.#readDecorated(pool);
+    }
   }
 
   /** Counts subject `i`'s edges in its playlist's decoration. */
@@ -143,8 +162,8 @@ export class MatchDemand {
       const plain = indexed ? this.#scored!.formsOf(i) : undefined;
       for (const form of subjectForms(s, pool, learned)) {
         if (plain?.some((f) => f.key === form.key)) continue;
-        addTo(this.#keys, form.key, s.shiftHours);
         if (indexed) this.#scored!.add(i, form, true);
+        else addTo(this.#keys, form.key, s.shiftHours);
       }
       // The guides may confirm part of what touches it: those readings are wanted by key too.
       for (const variant of found.decoration.variants(found.at)) {
@@ -214,11 +233,26 @@ export class MatchDemand {
     add(this.#ids.get(baseId(id)));
     if (displayNames === undefined || displayNames.length === 0) return out;
     for (const name of displayNames) add(this.#names.get(name.trim().toLowerCase()));
-    for (const form of forms) add(this.#keys.get(form.key));
+    for (const form of forms) {
+      add(this.#keys.get(form.key));
+      this.#indexedShifts(form.key, out);
+    }
     // Wanted already, and with no shift anywhere: what the scored stage could add changes nothing.
     if (!this.#matching.scored || (out.size > 0 && !this.#anyShift)) return out;
     this.#playlist(false).wanting(forms, (s) => out.add(this.#subjects[s]!.shiftHours));
     return out;
+  }
+
+  /** Adds to `out` the shifts of the open channels the scored stage's index holds under `key`. */
+  #indexedShifts(key: string, out: Set<number>): void {
+    const found = this.#scored?.subjectsWith(key);
+    if (found === undefined) return;
+    for (const s of typeof found === 'number' ? [found] : found) {
+      if (this.#open[s] !== 1) continue;
+      out.add(this.#subjects[s]!.shiftHours);
+      // With no shift anywhere, one channel says all there is to say.
+      if (!this.#anyShift) return;
+    }
   }
 
   /**
@@ -236,7 +270,7 @@ export class MatchDemand {
     if (this.#filled === 'all' || (this.#filled === 'open' && !all)) return scored;
     const pool = new TokenPool();
     for (const [i, s] of this.#subjects.entries()) {
-      if (!(all || this.#open[i]) || scored.formsOf(i) !== undefined) continue;
+      if (!(all || this.#open[i] === 1) || scored.formsOf(i) !== undefined) continue;
       const plain = subjectForms(s, pool);
       for (const form of plain) scored.add(i, form);
       const found = this.#decorationOf(i);

@@ -17,23 +17,31 @@ import type { EntryMatch, ImportWarning, MatchCounts, ReviewCandidate, SourceRep
  */
 export class EntryList implements EntrySink {
   readonly #sources: string[] = [];
-  readonly #source: number[] = [];
-  readonly #line: number[] = [];
+  #length = 0;
+  /** Per entry: its source (by number), line and channel, in arrays sized ahead (reserve). */
+  #source = new Int32Array(0);
+  #line = new Int32Array(0);
+  #channel = new Int32Array(0);
   /** The entry's name, or undefined when it is its channel's. */
-  readonly #name: (string | undefined)[] = [];
-  readonly #channel: number[] = [];
+  #name: (string | undefined)[] = [];
 
   get length(): number {
-    return this.#line.length;
+    return this.#length;
+  }
+
+  reserve(entries: number): void {
+    this.#grow(this.#length + entries);
   }
 
   add(source: string, line: number, name: string, channel: number): void {
     let s = this.#sources.indexOf(source);
     if (s === -1) s = this.#sources.push(source) - 1;
-    this.#source.push(s);
-    this.#line.push(line);
-    this.#name.push(name);
-    this.#channel.push(channel);
+    const i = this.#length++;
+    if (i >= this.#line.length) this.#grow(Math.max(16, 2 * this.#line.length));
+    this.#source[i] = s;
+    this.#line[i] = line;
+    this.#name[i] = name;
+    this.#channel[i] = channel;
   }
 
   /**
@@ -41,7 +49,7 @@ export class EntryList implements EntrySink {
    * is its channel's (names cut from the playlist text would keep all of it alive).
    */
   keepNames(keep: (name: string, channel: number) => string | undefined): void {
-    for (let i = 0; i < this.#name.length; i++) this.#name[i] = keep(this.#name[i]!, this.#channel[i]!);
+    for (let i = 0; i < this.#length; i++) this.#name[i] = keep(this.#name[i]!, this.#channel[i]!);
   }
 
   /** Entry `i`, its name read from `channels` when it is its channel's. */
@@ -53,6 +61,21 @@ export class EntryList implements EntrySink {
       name: this.#name[i] ?? channels[channel]!.name,
       channel,
     };
+  }
+
+  #grow(size: number): void {
+    if (size <= this.#line.length) return;
+    const grown = (from: Int32Array) => {
+      const to = new Int32Array(size);
+      to.set(from.subarray(0, this.#length));
+      return to;
+    };
+    this.#source = grown(this.#source);
+    this.#line = grown(this.#line);
+    this.#channel = grown(this.#channel);
+    const names = new Array<string | undefined>(size);
+    for (let i = 0; i < this.#length; i++) names[i] = this.#name[i];
+    this.#name = names;
   }
 }
 
@@ -77,6 +100,11 @@ export interface MatchInput {
   readonly warn: (warning: ImportWarning) => void;
   /** Channel `i`'s names as already read (MatchDemand.formsOf), when they were. */
   readonly formsOf?: (i: number) => readonly NameForm[] | undefined;
+  /**
+   * Called every 100,000 channels resolved, when given: resolving a large playlist's channels
+   * leaves much garbage (an import that bounds its memory collects it).
+   */
+  readonly collect?: () => void;
   /** The channels of guides that failed as a whole in an earlier pass: candidates for review only. */
   readonly review?: readonly ReviewGuide[];
   /** Channel `i`'s names as its playlist's decoration reads them, when that differs (MatchDemand.learnedFormsOf). */
@@ -94,7 +122,11 @@ export interface MatchOutcome {
   readonly keysShown: Set<string>;
   /** Guide channel ids some channel resolved to (unshifted). */
   readonly guidesShown: Set<string>;
-  readonly matches: EntryMatch[];
+  /**
+   * Every playlist entry with its channel's match, built when called (LiveTvImportResult.matches,
+   * which `import --json` prints): an object per entry, 300,000 of them for a large playlist.
+   */
+  readonly matches: () => EntryMatch[];
 }
 
 /**
@@ -159,6 +191,11 @@ interface Resolved extends Omit<Resolution, 'candidates'> {
   readonly candidates?: readonly ReviewCandidate[];
 }
 
+const NO_MATCH: Resolved = Object.freeze({});
+
+/** Channels resolved between two calls of MatchInput's `collect`. */
+const COLLECT_EVERY = 100_000;
+
 /** Resolves, stores and reports every channel's guide channel. */
 export function matchChannels(input: MatchInput, margin = 0.1): MatchOutcome {
   const { imp, index, subjects, overrides, keysWritten } = input;
@@ -173,7 +210,10 @@ export function matchChannels(input: MatchInput, margin = 0.1): MatchOutcome {
     const more = { ...(learned !== undefined ? { learned } : {}), ...(country !== undefined ? { country } : {}) };
     return demoted(index.resolve(channel, overrides, forms ?? subjectForms(channel), more), input.wanted);
   };
-  const found = subjects.map((_, i) => resolve(i));
+  const found = subjects.map((_, i) => {
+    if (i > 0 && i % COLLECT_EVERY === 0) input.collect?.();
+    return resolve(i);
+  });
   // Ties broken by what the playlist says around the channel: the country most of its
   // neighbours matched, else the one its playlist's prefixes name; else it stays for review.
   const countries = found.map((r) => (r.key === undefined ? undefined : countryOfId(r.key)));
@@ -199,6 +239,8 @@ export function matchChannels(input: MatchInput, margin = 0.1): MatchOutcome {
       if (more.length > 0) candidates = mergeCandidates(candidates ?? [], more);
     }
     const guideName = match.key === undefined ? undefined : index.namesOf(match.key)?.text;
+    // Kept for the report until it is built: one shared object for the many channels without any.
+    if (match.key === undefined && match.rule === undefined && candidates === undefined) return NO_MATCH;
     return {
       ...match,
       ...(guideName !== undefined ? { guideName } : {}),
@@ -232,24 +274,38 @@ export function matchChannels(input: MatchInput, margin = 0.1): MatchOutcome {
       ...(match.candidates !== undefined ? { candidates: match.candidates } : {}),
     });
   }
-  const matches: EntryMatch[] = [];
-  for (let i = 0; i < input.entries.length; i++) {
-    const e = input.entries.at(i, subjects);
-    const channel = subjects[e.channel]!;
-    const match = resolved[e.channel]!;
-    matches.push({
-      source: e.source,
-      line: e.line,
-      name: e.name,
-      channel: channel.id,
-      guide: match.key ?? null,
-      guideName: match.guideName ?? null,
-      rule: match.rule ?? null,
-      score: match.rule === 'scored' ? (match.score ?? null) : null,
-      candidates: match.rule === undefined || match.rule === 'scored' ? (match.candidates ?? []) : [],
-    });
-  }
+  // Made apart from this scope: a closure here would keep `input` (and the matcher's indexes its
+  // functions reach) alive for as long as the report is.
+  const matches = entryMatches(input.entries, subjects, resolved);
   return { matchedBy, unmatched, keysShown, guidesShown, matches };
+}
+
+/** The report's matches of `entries`, built when called, from their channels' `resolved` matches. */
+function entryMatches(
+  entries: EntryList,
+  subjects: readonly MatchChannel[],
+  resolved: readonly Resolved[],
+): () => EntryMatch[] {
+  return () => {
+    const list: EntryMatch[] = [];
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries.at(i, subjects);
+      const channel = subjects[e.channel]!;
+      const match = resolved[e.channel]!;
+      list.push({
+        source: e.source,
+        line: e.line,
+        name: e.name,
+        channel: channel.id,
+        guide: match.key ?? null,
+        guideName: match.guideName ?? null,
+        rule: match.rule ?? null,
+        score: match.rule === 'scored' ? (match.score ?? null) : null,
+        candidates: match.rule === undefined || match.rule === 'scored' ? (match.candidates ?? []) : [],
+      });
+    }
+    return list;
+  };
 }
 
 /** A playlist's report with what it was found to write around its names (`decorations`, by source), when it writes any. */

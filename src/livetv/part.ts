@@ -6,9 +6,10 @@
  * the store's current data (an import commits atomically, so a request never sees half of one).
  */
 import type { AddonPart, CatalogRequest, ItemRequest } from '../addon/index.js';
-import { guideDayWindow } from '../addon/index.js';
-import type { Catalog, Extra, Meta, MetaPreview } from '../protocol/index.js';
-import type { GuideDayChannel, Store } from '../store/index.js';
+import { answerBytes, guideDayWindow, itemsWithin } from '../addon/index.js';
+import type { Catalog, Extra, Meta } from '../protocol/index.js';
+import { type ChannelRow, type GuideDayChannel, programmeRow, type Store } from '../store/index.js';
+import { metaHeadQuick, previewExact, previewQuick, programmesWithin, videoQuick } from './answer-size.js';
 import { createCatchupStreams } from './catchup-streams.js';
 import { type ChannelFilter, createChannelList, createHiddenChannels } from './channel-list.js';
 import { DEFAULT_MAX_STREAMS_PER_CHANNEL } from './channels.js';
@@ -52,6 +53,13 @@ export interface LiveTvPartOptions {
    * stores no more, and a store written before the cap existed is bounded here, when read.
    */
   readonly maxStreamsPerChannel?: number;
+  /**
+   * Bytes of an answer built from the store, at most (`addon.maxAnswerBytes`, default 4 MiB): a
+   * catalog or guide page ends before the channel that would pass it (the client asks the next
+   * page from there), a channel meta, or a guide page's only channel, keeps its earliest
+   * programmes that fit.
+   */
+  readonly maxAnswerBytes?: number;
   /** The clock, for tests. */
   readonly now?: () => number;
 }
@@ -73,7 +81,8 @@ export function createLiveTvPart(store: Store, options: LiveTvPartOptions = {}):
   const list = createChannelList(store);
   const hidden = createHiddenChannels(store, health);
   const catchup = createCatchupStreams(streamName);
-  const guidePages = createGuidePageWriter(placeholders, catchup);
+  const maxBytes = answerBytes(options.maxAnswerBytes);
+  const guidePages = createGuidePageWriter(placeholders, catchup, maxBytes);
 
   const groups = store.groups().map((g) => g.name);
   // Placeholders never count: only stored programmes (real times from a guide) make a guide.
@@ -99,6 +108,26 @@ export function createLiveTvPart(store: Store, options: LiveTvPartOptions = {}):
       ...(genre !== undefined ? { group: genre } : allowed !== undefined ? { groups: allowed } : {}),
       ...(request.extra.search !== undefined ? { search: request.extra.search } : {}),
       ...(except !== undefined ? { except } : {}),
+    };
+  }
+
+  /**
+   * `channel` with its programmes over [from, to] that fit in `room` bytes (its earliest ones),
+   * the bytes it takes (an upper estimate) and whether every programme fit; undefined when not
+   * even the meta's own members do.
+   */
+  function boundedRow(channel: ChannelRow, from: number, to: number, t: number, room: number) {
+    const head = metaHeadQuick(channel);
+    if (head > room) return undefined;
+    const stored = store.storedProgrammesAround(channel.id, from, to);
+    const each = videoQuick(channel, catchup, t);
+    const { kept, bytes } = programmesWithin(stored, room - head, each);
+    // Placeholder blocks stand in for no programme: a day's are a few dozen small videos.
+    const blocks = stored.length === 0 && placeholders.enabled ? Math.ceil((to - from) / placeholders.blockMs) + 1 : 0;
+    return {
+      row: { channel, programmes: kept.map(programmeRow) },
+      bytes: head + bytes + blocks * each,
+      complete: kept.length === stored.length,
     };
   }
 
@@ -128,8 +157,9 @@ export function createLiveTvPart(store: Store, options: LiveTvPartOptions = {}):
         const filter = filterOf(request);
         const { skip, date } = request.extra;
         if (date === undefined) {
-          const metas: MetaPreview[] = filter === undefined ? [] : list.page(filter, skip, PAGE).map(channelPreview);
-          return { metas, ...LIST_CACHE };
+          const rows = filter === undefined ? [] : list.page(filter, skip, PAGE);
+          const fit = itemsWithin(rows, maxBytes, previewQuick, previewExact);
+          return { metas: rows.slice(0, fit).map(channelPreview), ...LIST_CACHE };
         }
         const { start, end } = guideDayWindow(date);
         if (filter === undefined) return { metasDetailed: [], ...GUIDE_CACHE };
@@ -137,15 +167,27 @@ export function createLiveTvPart(store: Store, options: LiveTvPartOptions = {}):
         const t = now();
         const raw = list.guidePageRaw(filter, date, skip, PAGE);
         if (raw !== undefined) return { metasDetailed: guidePages.write(raw, start, end, version, t), ...GUIDE_CACHE };
-        const rows = list.guidePage(filter, start, end, skip, PAGE);
-        return { metasDetailed: rows.map((row) => guideRow(row, start, end, t)), ...GUIDE_CACHE };
+        // A name search or several groups: the channels of the page, each with the programmes of
+        // the day that fit what is left of the bound (the page ends before a channel that does not).
+        const metas: Meta[] = [];
+        let left = maxBytes - 2;
+        for (const channel of list.page(filter, skip, PAGE)) {
+          const first = metas.length === 0;
+          const fit = boundedRow(channel, start, end, t, first ? left : left - 1);
+          // Only the page's first channel is cut; a later one that does not fit whole starts the next page.
+          if (fit === undefined || (!first && (!fit.complete || fit.bytes > left - 1))) break;
+          metas.push(guideRow(fit.row, start, end, t));
+          left -= fit.bytes + (first ? 0 : 1);
+        }
+        return { metasDetailed: metas, ...GUIDE_CACHE };
       },
       meta(request: ItemRequest) {
         const channel = store.getChannel(request.id);
         if (channel === undefined) return null;
         const t = now();
-        const programmes = store.programmesAround(channel.id, t - back, t + ahead);
-        return { meta: guideRow({ channel, programmes }, t - back, t + ahead, t), ...GUIDE_CACHE };
+        const fit = boundedRow(channel, t - back, t + ahead, t, maxBytes);
+        const row = fit?.row ?? { channel, programmes: [] };
+        return { meta: guideRow(row, t - back, t + ahead, t), ...GUIDE_CACHE };
       },
       stream(request: ItemRequest) {
         const channel = store.getChannel(request.id);

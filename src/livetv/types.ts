@@ -108,6 +108,17 @@ export interface LiveTvImportOptions {
    * Default 50 (`livetv.maxStreamsPerChannel`).
    */
   readonly maxStreamsPerChannel?: number;
+  /**
+   * Programmes one guide channel keeps per UTC day of their start: the earliest-starting ones,
+   * once the guides are merged; the rest are counted (`dropped.overDayCap`, a warning naming the
+   * worst guide channel day), never stored. Default 1,440, one a minute (`livetv.maxProgrammesPerDay`).
+   */
+  readonly maxProgrammesPerDay?: number;
+  /**
+   * Characters of a channel's logo (an http(s) URL or an inline `data:image/` URI): a longer one
+   * is left out, with a warning naming the line. Default 8,192 (`livetv.maxLogoLength`).
+   */
+  readonly maxLogoLength?: number;
   /** Read limits and timeouts for every source (the security options are set by the import). */
   readonly sourceOptions?: Omit<SourceOptions, 'previous' | 'signal' | 'allowPrivateAddresses' | 'allowFiles'>;
   /** `state` of the last successful import: when no source changed since, nothing is imported. */
@@ -144,6 +155,15 @@ export interface LiveTvImportOptions {
    * collection; without this hook such a guide is parsed in one thread.
    */
   readonly onInflatedGuideBytes?: () => void;
+  /**
+   * Called on a large import (LARGE_IMPORT_CHANNELS channels or more) where it has just left
+   * much behind it: once its playlists are grouped into channels (what reading and counting them
+   * allocated is garbage then), once the playlist's names are indexed for matching (what
+   * reading them allocated), and before the commit (the matcher's indexes). A heap grown to three times its live size between full collections
+   * set such an import's peak: 300,000 entries peaked at 490 MB with 230 MB alive (issue 48).
+   * The CLI runs a full garbage collection, a few tens of milliseconds each.
+   */
+  readonly onLargeGarbage?: () => void;
   readonly signal?: AbortSignal;
   /** The import's clock (epoch ms), for tests; default Date.now(). */
   readonly now?: number;

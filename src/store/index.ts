@@ -14,6 +14,8 @@ export {
   type LibraryPageQuery,
   type LibrarySort,
 } from './library/types.js';
+export { DEFAULT_MAX_PROGRAMMES_PER_DAY } from './livetv/day-cap.js';
+export type { StoredProgramme } from './livetv/guide-days.js';
 export {
   HEALTH_IMPORT_KIND,
   type HealthChange,
@@ -28,7 +30,7 @@ export type { HealthPassInput } from './livetv/health-record.js';
 export type { LiveTvImport } from './livetv/import.js';
 export type { ChannelMatch, ChannelMatchInput, MatchCandidate } from './livetv/matches.js';
 export { parseUtcDay } from './livetv/read.js';
-export { normalizeName, TITLED_TAIL } from './livetv/rows.js';
+export { normalizeName, programmeRow, TITLED_TAIL } from './livetv/rows.js';
 export type {
   CatchupStream,
   ChannelHead,
@@ -47,6 +49,7 @@ export type {
   LiveTvDropped,
   LiveTvImportOptions,
   LiveTvImportReport,
+  OverDayCap,
   ProgrammeRow,
   StreamInput,
   StreamRow,

@@ -50,6 +50,8 @@ export interface PanelState {
   /** Hours of programmes xmltv.php gives before now, and in all. */
   guideHoursBack: number;
   guideHours: number;
+  /** Live channels xmltv.php lists (the first N; default: all of them). */
+  guideChannels?: number;
 }
 
 export interface Panel {
@@ -328,11 +330,12 @@ export async function startPanel(options: Partial<PanelState> = {}): Promise<Pan
   function xmltv(): string {
     const start = Math.floor(state.now / HOUR) * HOUR - state.guideHoursBack * HOUR;
     let out = '<?xml version="1.0" encoding="UTF-8"?>\n<tv generator-info-name="fake panel">\n';
-    for (let i = 1; i <= state.live; i++) {
+    const listed = Math.min(state.live, state.guideChannels ?? state.live);
+    for (let i = 1; i <= listed; i++) {
       if (i % 10 === 0) continue;
       out += `<channel id="ch${i}.example"><display-name>${state.channelPrefix} ${i}</display-name></channel>\n`;
     }
-    for (let i = 1; i <= state.live; i++) {
+    for (let i = 1; i <= listed; i++) {
       if (i % 10 === 0) continue;
       for (let h = 0; h < state.guideHours; h++) {
         const from = start + h * HOUR;

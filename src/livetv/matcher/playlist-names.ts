@@ -74,6 +74,12 @@ export class PlaylistNames {
     } else if (list[list.length - 1] !== subject) list.push(subject);
   }
 
+  /** The playlist channels (one, or a list) that have a name read with key `key`, when any do. */
+  subjectsWith(key: string): number | readonly number[] | undefined {
+    const n = this.#byKey.get(key);
+    return n === undefined ? undefined : this.#subjects[n];
+  }
+
   /**
    * Playlist channel `subject`'s names as read (or, `learned`, as its playlist's decoration reads
    * them), in the order added; undefined when none was added.

@@ -9,7 +9,12 @@ import {
   LibraryItemSchema,
   LibraryVideoSchema,
 } from './item.js';
-import { type LibraryReadResult, MAX_ITEMS_SETTING, type ResolvedLibraryOptions } from './options.js';
+import {
+  type LibraryReadResult,
+  MAX_EPISODES_SETTING,
+  MAX_ITEMS_SETTING,
+  type ResolvedLibraryOptions,
+} from './options.js';
 
 /**
  * The format-independent half of every reader: validate raw items found in a file, collect one
@@ -191,7 +196,24 @@ function readItem(c: ItemCandidate, o: ResolvedLibraryOptions, out: SourceWarnin
     out.push(...issueWarnings(c, [], parsed.issues, 'item'));
     return undefined;
   }
-  return withoutDuplicateEpisodes(c, parsed.output, videoIndex, out);
+  return withinEpisodeCap(c, withoutDuplicateEpisodes(c, parsed.output, videoIndex, out), o, out);
+}
+
+/**
+ * A series with its first `maxEpisodesPerSeries` episodes (file order), the rest left out with a
+ * warning: a series of 50,000 episodes made a 5.6 MB meta (issue 48).
+ */
+function withinEpisodeCap(c: ItemCandidate, item: LibraryItem, o: ResolvedLibraryOptions, out: SourceWarning[]) {
+  const max = o.maxEpisodesPerSeries;
+  if (item.videos.length <= max) return item;
+  out.push(
+    warning(
+      c,
+      '',
+      `${item.videos.length} episodes; the first ${max} are kept (${MAX_EPISODES_SETTING}), ${item.videos.length - max} are not`,
+    ),
+  );
+  return { ...item, videos: item.videos.slice(0, max) };
 }
 
 /** Two episodes with one id, or one season/episode number pair: the first is kept. */

@@ -13,6 +13,11 @@ export interface LibraryReadOptions {
   readonly maxItems?: number;
   /** Longest name, episode title or genre; a longer one is cut with a warning (`sources.maxNameLength`). Default 300. */
   readonly maxNameLength?: number;
+  /**
+   * Episodes one series keeps (`library.maxEpisodesPerSeries`): the first in file order; the rest
+   * are left out with a warning naming the series. Default 10 000.
+   */
+  readonly maxEpisodesPerSeries?: number;
   /** Longest string value (a description, a URL); a longer one skips its item. Default 16 384. */
   readonly maxFieldLength?: number;
   /** CSV only: the field delimiter; detected from the header row when absent. */
@@ -30,11 +35,15 @@ export const LIBRARY_DEFAULTS = {
   maxFileBytes: 64 * 1024 * 1024,
   maxItems: 100_000,
   maxNameLength: DEFAULT_ENTRY_LIMITS.maxNameLength,
+  maxEpisodesPerSeries: 10_000,
   maxFieldLength: 16_384,
 } as const;
 
 /** The setting of `maxItems`, as messages name it. */
 export const MAX_ITEMS_SETTING = 'library.maxItems';
+
+/** The setting of `maxEpisodesPerSeries`, as messages name it. */
+export const MAX_EPISODES_SETTING = 'library.maxEpisodesPerSeries';
 
 export type ResolvedLibraryOptions = Required<Omit<LibraryReadOptions, 'delimiter'>> &
   Pick<LibraryReadOptions, 'delimiter'>;

@@ -6,12 +6,13 @@
  */
 import { cutText, DEFAULT_ENTRY_LIMITS, type EntryLimits, nameCut, tooManyEntries } from '../entry-limits.js';
 import type { Playlist, PlaylistEntry, SourceWarning } from '../records.js';
-import { streamUrl, type XtreamAccount } from './account.js';
+import type { XtreamAccount } from './account.js';
 import type { XtreamServer } from './auth.js';
 import { TextBlocks } from './blocks.js';
 import type { XtreamClient } from './client.js';
 import type { GuideChannels } from './guide.js';
 import type { JsonRoot } from './json-stream.js';
+import { scanSnapshot } from './live-snapshot.js';
 import { MAX_SHORT_EPG_CHANNELS } from './short-epg.js';
 import { httpUrl, id, list, num, obj, str } from './values.js';
 
@@ -213,9 +214,12 @@ export function livePlaylist(
   filter: CategoryFilter,
   label: string,
 ): { playlist: Playlist; guide: GuideChannels } {
-  const snapshot = parseSnapshot(text, label);
+  const snapshot = scanSnapshot(text, label);
   const warnings: SourceWarning[] = snapshot.warnings.map((message) => ({ source: label, message }));
   const entries: PlaylistEntry[] = [];
+  // streamUrl's, as one flat string each: built from parts, a URL was a tree of them per entry.
+  const seg = encodeURIComponent;
+  const liveBase = `${account.base}/live/${seg(account.username)}/${seg(account.password)}/`;
   const guideStreams = new Map<string, LiveStream>();
   const guideKeys = new Set<string>();
   let line = 0;
@@ -241,7 +245,7 @@ export function livePlaylist(
       entries.push({
         line,
         name: s.n,
-        url: streamUrl(account, 'live', s.i, format),
+        url: [liveBase, seg(s.i), '.', format].join(''),
         ...(s.e !== undefined ? { tvgId: s.e } : {}),
         ...(s.l !== undefined ? { tvgLogo: s.l } : {}),
         ...(group !== undefined ? { group } : {}),
@@ -267,21 +271,6 @@ export function livePlaylist(
 export function timeshiftTemplate(account: XtreamAccount, id: string): string {
   const seg = (s: string) => encodeURIComponent(s);
   return `${account.base}/timeshift/${seg(account.username)}/${seg(account.password)}/{duration:60}/{Y}-{m}-{d}:{H}-{M}/${seg(id)}.ts`;
-}
-
-/** A snapshot from its text (fresh, or a last good copy), checked for its format. */
-export function parseSnapshot(text: string, label: string): LiveSnapshot {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    throw new Error(`${label}: the copy of its live streams is not JSON`);
-  }
-  const snapshot = obj(data);
-  if (snapshot?.format !== 'marquee-xtream-live/1' || !Array.isArray(snapshot.streams)) {
-    throw new Error(`${label}: the copy of its live streams is not a Marquee Xtream snapshot`);
-  }
-  return snapshot as unknown as LiveSnapshot;
 }
 
 /** Problems of one kind: the first few listed, the rest counted. */

@@ -85,6 +85,37 @@ export function libraryReads(db: Connection) {
     return row?.[0] as string | undefined;
   }
 
+  /** The JSON texts of a catalog page's previews (see libraryPage). */
+  function pageTexts(query: LibraryPageQuery): string[] {
+    const { limit, offset } = bounds(query);
+    if (limit === 0) return [];
+    const params: Record<string, unknown> = { type: query.type, adult: adultFlag(query), limit, offset };
+    const genre = query.genre === undefined ? '' : GENRE_FILTER;
+    if (query.genre !== undefined) params.genre = query.genre;
+    let rows: unknown[][];
+    if (query.search !== undefined) {
+      const match = ftsQuery(query.search);
+      if (match === undefined) return [];
+      params.match = match;
+      try {
+        rows = stmt(
+          `SELECT i.preview FROM library_search s JOIN library_items i ON i.rid = s.rowid
+           WHERE library_search MATCH @match AND i.type = @type AND i.adult <= @adult ${genre}
+           ORDER BY ${BM25}, i.name_key, i.id LIMIT @limit OFFSET @offset`,
+        ).all(params) as unknown[][];
+      } catch (error) {
+        if (isFtsSyntaxError(error)) return [];
+        throw error;
+      }
+    } else {
+      rows = stmt(
+        `SELECT i.preview FROM library_items i WHERE i.type = @type AND i.adult <= @adult ${genre}
+         ORDER BY ${ORDER[query.sort ?? 'newest']} LIMIT @limit OFFSET @offset`,
+      ).all(params) as unknown[][];
+    }
+    return rows.map((r) => r[0] as string);
+  }
+
   return {
     /**
      * A catalog page: items of `type` in `sort` order (or by relevance when searching), optionally
@@ -93,33 +124,7 @@ export function libraryReads(db: Connection) {
      * @example store.libraryPage({ type: 'movie', sort: 'newest', genre: 'Comedy', offset: 100 })
      */
     libraryPage(query: LibraryPageQuery): MetaPreview[] {
-      const { limit, offset } = bounds(query);
-      if (limit === 0) return [];
-      const params: Record<string, unknown> = { type: query.type, adult: adultFlag(query), limit, offset };
-      const genre = query.genre === undefined ? '' : GENRE_FILTER;
-      if (query.genre !== undefined) params.genre = query.genre;
-      let rows: unknown[][];
-      if (query.search !== undefined) {
-        const match = ftsQuery(query.search);
-        if (match === undefined) return [];
-        params.match = match;
-        try {
-          rows = stmt(
-            `SELECT i.preview FROM library_search s JOIN library_items i ON i.rid = s.rowid
-             WHERE library_search MATCH @match AND i.type = @type AND i.adult <= @adult ${genre}
-             ORDER BY ${BM25}, i.name_key, i.id LIMIT @limit OFFSET @offset`,
-          ).all(params) as unknown[][];
-        } catch (error) {
-          if (isFtsSyntaxError(error)) return [];
-          throw error;
-        }
-      } else {
-        rows = stmt(
-          `SELECT i.preview FROM library_items i WHERE i.type = @type AND i.adult <= @adult ${genre}
-           ORDER BY ${ORDER[query.sort ?? 'newest']} LIMIT @limit OFFSET @offset`,
-        ).all(params) as unknown[][];
-      }
-      return rows.map((r) => JSON.parse(r[0] as string) as MetaPreview);
+      return textsWithin(pageTexts(query), query.maxBytes).map((text) => JSON.parse(text) as MetaPreview);
     },
 
     /** Genres that have items of `type` the audience may see, by name (case- and accent-insensitive), with counts. */
@@ -133,20 +138,28 @@ export function libraryReads(db: Connection) {
         .sort((a, b) => genreOrder.compare(a.genre, b.genre) || (a.genre < b.genre ? -1 : a.genre > b.genre ? 1 : 0));
     },
 
-    /** The meta of item `id` (a series with its episodes as `videos`, by season and episode); undefined when unknown or hidden. */
-    libraryMeta(type: string, id: string, audience?: Audience): Meta | undefined {
+    /**
+     * The meta of item `id` (a series with its episodes as `videos`, by season and episode);
+     * undefined when unknown or hidden. With `maxBytes` (an answer's byte bound), a series keeps
+     * its first episodes whose JSON fits beside the rest of its meta.
+     */
+    libraryMeta(type: string, id: string, audience?: Audience, maxBytes?: number): Meta | undefined {
       const row = stmt('SELECT rid, meta FROM library_items WHERE id = ? AND type = ? AND adult <= ?').get(
         id,
         type,
         adultFlag(audience),
       ) as unknown[] | undefined;
       if (row === undefined) return undefined;
-      const meta = JSON.parse(row[1] as string) as Meta;
+      const text = row[1] as string;
+      const meta = JSON.parse(text) as Meta;
       if (type !== 'series') return meta;
       const videos = stmt('SELECT video FROM library_episodes WHERE series_rid = ? ORDER BY season, episode').all(
         row[0],
       ) as unknown[][];
-      return { ...meta, videos: videos.map((v) => JSON.parse(v[0] as string)) };
+      const texts = videos.map((v) => v[0] as string);
+      // The meta's own members and `,"videos":` beside the list.
+      const room = maxBytes === undefined ? undefined : maxBytes - Buffer.byteLength(text) - 12;
+      return { ...meta, videos: textsWithin(texts, room).map((v) => JSON.parse(v)) };
     },
 
     /** Streams of a movie id or an episode id, in file order; empty when unknown or hidden. */
@@ -179,3 +192,21 @@ export function libraryReads(db: Connection) {
 }
 
 export type LibraryReads = ReturnType<typeof libraryReads>;
+
+/**
+ * The first `texts` (JSON items) that fit in a list of at most `maxBytes` (brackets and commas
+ * counted): a quick bound of three bytes per UTF-16 unit first, their exact UTF-8 only past it;
+ * at least one when there is one (an empty page ends the client's paging).
+ */
+function textsWithin(texts: string[], maxBytes: number | undefined): string[] {
+  if (maxBytes === undefined) return texts;
+  let quick = 1;
+  for (const t of texts) quick += 3 * t.length + 1;
+  if (quick <= maxBytes) return texts;
+  let total = 1;
+  for (let i = 0; i < texts.length; i++) {
+    total += Buffer.byteLength(texts[i]!) + 1;
+    if (total > maxBytes) return texts.slice(0, Math.max(1, i));
+  }
+  return texts;
+}

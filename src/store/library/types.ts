@@ -69,6 +69,8 @@ export interface LibraryPageQuery extends Audience {
   readonly offset?: number;
   /** At most 100; default 100. */
   readonly limit?: number;
+  /** Bytes of the page's JSON list, at most (an answer's byte bound): it ends before the item past it, keeping one. */
+  readonly maxBytes?: number;
 }
 
 export interface LibraryGenre {

@@ -6,9 +6,10 @@
  */
 import type { Connection } from '../connection.js';
 import { boundedDetails } from '../imports.js';
+import type { DayCap } from './day-cap.js';
 import type { GuideDayWriter } from './guide-days.js';
 import type { MergeTable } from './merge.js';
-import type { CommitInput, LiveTvCounts, LiveTvDropped, LiveTvImportReport } from './types.js';
+import type { CommitInput, LiveTvCounts, LiveTvDropped, LiveTvImportReport, OverDayCap } from './types.js';
 
 /** What the import tracked while rows were added (kept in memory: a few entries per guide channel). */
 export interface ImportTally {
@@ -34,6 +35,8 @@ export interface FinishResult {
   readonly unusedGuide: number;
   /** Programmes read for a catch-up archive that no catch-up channel of their key needs. */
   readonly past: number;
+  /** Programmes of merged keys past the day cap (those of keys in order were never written). */
+  readonly overDayCap: number;
 }
 
 /** Runs the commit steps on `db` (inside the import transaction) and returns the served counts. */
@@ -43,6 +46,7 @@ export function finishLiveTv(
   days: GuideDayWriter,
   merging: MergeTable,
   keepFrom: (keyId: number) => number = () => Number.NEGATIVE_INFINITY,
+  dayCap?: DayCap,
 ): FinishResult {
   // Guide channels no channel shows: their programmes go.
   const unused = [...tally.keysWithProgrammes].filter((keyId) => !tally.keyChannels.has(keyId));
@@ -59,6 +63,7 @@ export function finishLiveTv(
   for (const count of tally.keyProgrammes.values()) programmes += count;
   let overlapped = 0;
   let past = 0;
+  const capBefore = dayCap?.dropped ?? 0;
   merging.finish();
   for (const keyId of merging.keys.keys()) {
     if (!tally.keysWithProgrammes.has(keyId)) continue;
@@ -66,15 +71,11 @@ export function finishLiveTv(
     overlapped += resolved.overlapped;
     // Programmes older than the retention were read for catch-up: kept as far back as this key's channels play.
     const from = keepFrom(keyId);
-    let kept = 0;
-    for (const p of resolved.kept) {
-      if (p.stop <= from) {
-        past++;
-        continue;
-      }
-      kept++;
-      days.add(keyId, p.start, p.stop, p.video);
-    }
+    const current = resolved.kept.filter((p) => p.stop > from);
+    past += resolved.kept.length - current.length;
+    const capped = dayCap === undefined ? current : dayCap.keep(keyId, current);
+    const kept = capped.length;
+    for (const p of capped) days.add(keyId, p.start, p.stop, p.video);
     programmes += kept;
     if (kept === 0 && !tally.keyProgrammes.has(keyId)) tally.keysWithProgrammes.delete(keyId);
   }
@@ -106,6 +107,7 @@ export function finishLiveTv(
     overlapped,
     unusedGuide,
     past,
+    overDayCap: (dayCap?.dropped ?? 0) - capBefore,
   };
 }
 
@@ -120,19 +122,22 @@ export function finishReport(
   written: number,
   input: CommitInput,
   startedAt: number,
+  overDayCap?: OverDayCap,
 ): LiveTvImportReport {
   const { programmes } = result.counts;
   const all: LiveTvDropped = {
     ...dropped,
     past: dropped.past + result.past,
     unusedGuide: dropped.unusedGuide + result.unusedGuide,
+    overDayCap: dropped.overDayCap + result.overDayCap,
     overlapped: result.overlapped,
-    duplicate: written - programmes - result.overlapped - result.unusedGuide - result.past,
+    duplicate: written - programmes - result.overlapped - result.unusedGuide - result.past - result.overDayCap,
   };
   const details = boundedDetails(input.details);
   return {
     counts: result.counts,
     dropped: all,
+    ...(overDayCap !== undefined ? { overDayCap } : {}),
     warnings: input.warnings ?? 0,
     durationMs: Date.now() - startedAt,
     ...(details === undefined ? {} : { details }),

@@ -17,6 +17,7 @@ import { closeImportConnection, commitImport, discardImport, rollbackImport } fr
 import { copiesDir, type SourceAttempt } from '../sources.js';
 import type { ImportHost } from './begin.js';
 import { catchupJson, guideNamesJson, writeChannelRows } from './channel-rows.js';
+import { DayCap } from './day-cap.js';
 import { finishLiveTv, finishReport, type ImportTally } from './finish.js';
 import { DAY, GuideDayWriter } from './guide-days.js';
 import type { LiveTvImport } from './import-api.js';
@@ -46,8 +47,13 @@ export class Import implements LiveTvImport {
   readonly #maxProgrammeMs: number;
   readonly #languages: readonly string[];
   readonly #keyIds = new Map<string, number>();
-  /** Channel id → rid, whether a guide key was set, and its catch-up window (ms, 0 for none). */
-  readonly #channels = new Map<string, { readonly rid: number; keyed: boolean; readonly archiveMs: number }>();
+  /**
+   * Channel id → rid; whether a guide key was set, by rid; the catch-up window (ms) of the rids
+   * that have one. Numbers, not an object per channel: an import may hold 300,000 channels.
+   */
+  readonly #channels = new Map<string, number>();
+  readonly #keyed: number[] = [];
+  readonly #archives = new Map<number, number>();
   readonly #tally: ImportTally = {
     channels: 0,
     streams: 0,
@@ -61,6 +67,8 @@ export class Import implements LiveTvImport {
   };
   #written = 0;
   readonly #dropped = { past: 0, beyondHorizon: 0, invalid: 0, tooLong: 0, unusedGuide: 0 };
+  /** Programmes per guide key and day (maxProgrammesPerDay). */
+  readonly #dayCap: DayCap;
   readonly #sql;
   readonly #days: GuideDayWriter;
   readonly #merging: MergeTable;
@@ -79,6 +87,7 @@ export class Import implements LiveTvImport {
     this.#archiveOldest = this.#oldest;
     this.#horizon = now + (options.horizonMs ?? 14 * DAY);
     this.#maxProgrammeMs = options.maxProgrammeMs ?? 3 * DAY;
+    this.#dayCap = new DayCap(options.maxProgrammesPerDay);
     this.#languages = (options.languages ?? []).map((l) => l.toLowerCase());
     this.#channelHead = options.channelHead;
     this.#days = new GuideDayWriter(db);
@@ -118,7 +127,9 @@ export class Import implements LiveTvImport {
       const rid = ++this.#tally.channels;
       const keyed = channel.guideKey !== undefined && channel.guideKey !== '';
       const catchup = catchupJson(channel.catchupStreams);
-      this.#channels.set(id, { rid, keyed, archiveMs: catchup.archiveMs });
+      this.#channels.set(id, rid);
+      this.#keyed[rid] = keyed ? 1 : 0;
+      if (catchup.archiveMs > 0) this.#archives.set(rid, catchup.archiveMs);
       if (catchup.archiveMs > 0) this.#archiveOldest = Math.min(this.#archiveOldest, this.#now - catchup.archiveMs);
       const keyId = keyed ? this.#keyChannel(channel.guideKey!) : null;
       if (keyId !== null) this.#keepArchive(keyId, catchup.archiveMs);
@@ -130,15 +141,14 @@ export class Import implements LiveTvImport {
     this.#run('setting a guide key', () => {
       // Like addChannel: once sealed, programmes of keys no channel showed were already dropped.
       if (this.#sealed) throw new Error('setGuideKey after sealChannels()');
-      const channel = this.#channels.get(channelId);
-      if (channel === undefined)
-        throw new Error(`setGuideKey: no channel "${String(channelId).slice(0, 80)}" was added`);
-      if (channel.keyed) throw new Error(`setGuideKey: channel "${channelId}" already has a guide key`);
+      const rid = this.#channels.get(channelId);
+      if (rid === undefined) throw new Error(`setGuideKey: no channel "${String(channelId).slice(0, 80)}" was added`);
+      if (this.#keyed[rid] === 1) throw new Error(`setGuideKey: channel "${channelId}" already has a guide key`);
       if (typeof guideKey !== 'string' || guideKey === '') throw new Error('setGuideKey: the guide key is empty');
-      channel.keyed = true;
+      this.#keyed[rid] = 1;
       const keyId = this.#keyChannel(guideKey);
-      this.#keepArchive(keyId, channel.archiveMs);
-      this.#sql.channelKey.run(clip(guideKey, LIMITS.key), keyId, channel.rid);
+      this.#keepArchive(keyId, this.#archives.get(rid) ?? 0);
+      this.#sql.channelKey.run(clip(guideKey, LIMITS.key), keyId, rid);
     });
   }
 
@@ -171,6 +181,7 @@ export class Import implements LiveTvImport {
       const dropped = this.#dropped;
       const days = this.#days;
       const merging = this.#merging;
+      const dayCap = this.#dayCap;
       let written = 0;
       for (const p of programmes) {
         const start = Math.trunc(p.start);
@@ -211,9 +222,12 @@ export class Import implements LiveTvImport {
               tally.keyProgrammes.delete(keyId);
             }
             merging.add(keyId, start, stop, priority, video);
-          } else {
+          } else if (dayCap.admit(keyId, start)) {
             days.add(keyId, start, stop, video);
             tally.keyProgrammes.set(keyId, (tally.keyProgrammes.get(keyId) ?? 0) + 1);
+          } else {
+            // Past its day's cap: counted in dropped.overDayCap, not among the programmes written.
+            written--;
           }
         }
       }
@@ -245,8 +259,17 @@ export class Import implements LiveTvImport {
         );
       }
       const keepFrom = (keyId: number) => Math.min(this.#oldest, this.#keyArchive.get(keyId) ?? this.#oldest);
-      const result = finishLiveTv(this.#db, this.#tally, this.#days, this.#merging, keepFrom);
-      const report = finishReport(result, this.#dropped, this.#written, input, this.#startedAt);
+      const beforeMerge = this.#dayCap.dropped;
+      const result = finishLiveTv(this.#db, this.#tally, this.#days, this.#merging, keepFrom, this.#dayCap);
+      const overDayCap = this.#dayCap.report((id) => this.#keyName(id));
+      const report = finishReport(
+        result,
+        { ...this.#dropped, overDayCap: beforeMerge },
+        this.#written,
+        input,
+        this.#startedAt,
+        overDayCap,
+      );
       commitImport(
         this.#db,
         this.id,
@@ -302,6 +325,12 @@ export class Import implements LiveTvImport {
     const keyId = this.#keyId(key);
     this.#tally.keyChannels.set(keyId, (this.#tally.keyChannels.get(keyId) ?? 0) + 1);
     return keyId;
+  }
+
+  /** The guide key of `keyId` (a scan of every key: once per import, to name it in a warning). */
+  #keyName(keyId: number): string | undefined {
+    for (const [key, id] of this.#keyIds) if (id === keyId) return key;
+    return undefined;
   }
 
   #keyId(key: string): number {

@@ -429,9 +429,69 @@ describe('programmes', () => {
       overlapped: 0,
       duplicate: 0,
       unusedGuide: 1,
+      overDayCap: 0,
     });
     expect(report.counts).toMatchObject({ programmes: 2, guideChannels: 2 });
     expect(store.getGuideChannel('g9')).toEqual({ key: 'g9', displayNames: [] });
+  });
+
+  it('keeps the earliest maxProgrammesPerDay programmes of a guide channel per day of their start, counting the rest', async () => {
+    const minute = 60_000;
+    const day = Date.parse('2030-01-11T00:00:00Z');
+    // 30 one-minute programmes on the 11th and 3 on the 12th, in order.
+    const dense = [
+      ...Array.from({ length: 30 }, (_, i) =>
+        programme(
+          'g1',
+          new Date(day + i * minute).toISOString(),
+          new Date(day + (i + 1) * minute).toISOString(),
+          `P${i}`,
+        ),
+      ),
+      ...[0, 1, 2].map((i) =>
+        programme(
+          'g1',
+          new Date(day + 86_400_000 + i * minute).toISOString(),
+          new Date(day + 86_400_000 + (i + 1) * minute).toISOString(),
+          `Q${i}`,
+        ),
+      ),
+    ];
+    const report = await load([channel(1)], [[0, dense]], { maxProgrammesPerDay: 10 });
+    expect(titles(store.guideDay({ day: '2030-01-11' })[0]!.programmes)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `P${i}`),
+    );
+    expect(titles(store.guideDay({ day: '2030-01-12' })[0]!.programmes)).toEqual(['Q0', 'Q1', 'Q2']);
+    expect(report.counts.programmes).toBe(13);
+    expect(report.dropped).toMatchObject({ overDayCap: 20, duplicate: 0 });
+    expect(report.overDayCap).toEqual({ key: 'g1', day: '2030-01-11', programmes: 30, kept: 10, days: 1 });
+
+    // Out of order, and merged from two sources: the cap applies once the merge rules have run,
+    // to the earliest-starting programmes of the day.
+    const reversed = [...dense.slice(0, 30)].reverse();
+    const merged = await load(
+      [channel(1)],
+      [
+        [1, reversed],
+        [
+          0,
+          [
+            programme(
+              'g1',
+              new Date(day + 40 * minute).toISOString(),
+              new Date(day + 41 * minute).toISOString(),
+              'Best',
+            ),
+          ],
+        ],
+      ],
+      { maxProgrammesPerDay: 10 },
+    );
+    expect(titles(store.guideDay({ day: '2030-01-11' })[0]!.programmes)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `P${i}`),
+    );
+    expect(merged.dropped).toMatchObject({ overDayCap: 21, duplicate: 0, overlapped: 0 });
+    expect(merged.overDayCap).toMatchObject({ key: 'g1', day: '2030-01-11', programmes: 31, kept: 10 });
   });
 
   it('skips programmes of guides no channel shows once channels are sealed', async () => {

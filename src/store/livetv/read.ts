@@ -5,7 +5,7 @@
  */
 import { MarqueeError } from '../../errors.js';
 import type { Connection, Statement } from '../connection.js';
-import { DAY, programmesOf } from './guide-days.js';
+import { DAY, programmesOf, type StoredProgramme } from './guide-days.js';
 import { healthFromRaw } from './health.js';
 import { CHANNEL_SELECT, channelFromRaw, normalizeName, programmeRow, streamFromRaw } from './rows.js';
 import type {
@@ -92,6 +92,15 @@ export function liveTvReads(db: Connection) {
     }
     return s;
   };
+
+  /** Programmes of one channel overlapping [fromMs, toMs), by start, as stored (video fields as JSON text). */
+  function storedAround(channelId: string, fromMs: number, toMs: number): StoredProgramme[] {
+    if (!Number.isFinite(fromMs) || !Number.isFinite(toMs) || toMs <= fromMs) return [];
+    // Every programme overlapping the window belongs to one of these days (guide-days.ts).
+    const from = Math.floor(fromMs / DAY) * DAY;
+    const blobs = stmt(CHANNEL_DAYS_SQL).pluck(true).all({ channel: channelId, from, to: toMs }) as Buffer[];
+    return programmesOf(blobs).filter((p) => p.start < toMs && p.stop > fromMs);
+  }
 
   /** Rows of CHANNEL_SELECT (and `more` columns after it) of a page of channels. */
   function channelPage(query: ChannelQuery, more = ''): unknown[][] {
@@ -218,14 +227,14 @@ export function liveTvReads(db: Connection) {
 
     /** Programmes of one channel overlapping [fromMs, toMs), by start. */
     programmesAround(channelId: string, fromMs: number, toMs: number): ProgrammeRow[] {
-      if (!Number.isFinite(fromMs) || !Number.isFinite(toMs) || toMs <= fromMs) return [];
-      // Every programme overlapping the window belongs to one of these days (guide-days.ts).
-      const from = Math.floor(fromMs / DAY) * DAY;
-      const blobs = stmt(CHANNEL_DAYS_SQL).pluck(true).all({ channel: channelId, from, to: toMs }) as Buffer[];
-      return programmesOf(blobs)
-        .filter((p) => p.start < toMs && p.stop > fromMs)
-        .map(programmeRow);
+      return storedAround(channelId, fromMs, toMs).map(programmeRow);
     },
+
+    /**
+     * `programmesAround` as stored: each programme's video fields still the JSON text they are kept
+     * as (its length bounds what it adds to an answer, before anything is parsed).
+     */
+    storedProgrammesAround: storedAround,
 
     /** True when at least one programme is stored. */
     hasProgrammes(): boolean {

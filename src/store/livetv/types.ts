@@ -79,6 +79,12 @@ export interface LiveTvImportOptions {
   readonly horizonMs?: number;
   /** Programmes longer than this are dropped as implausible (they would widen every guide scan). Default 3 days. */
   readonly maxProgrammeMs?: number;
+  /**
+   * Programmes one guide channel keeps per UTC day of their start (`livetv.maxProgrammesPerDay`):
+   * the earliest-starting ones, once the merge rules have run; the rest are counted
+   * (`dropped.overDayCap`), never stored. Default 1,440 (one a minute).
+   */
+  readonly maxProgrammesPerDay?: number;
   /** Preferred languages for titles, descriptions and categories (`['de', 'en']`); default: the first given. */
   readonly languages?: readonly string[];
   /** How long to wait for another import to finish before failing. Default 60 s. */
@@ -143,11 +149,28 @@ export interface LiveTvDropped {
   readonly duplicate: number;
   /** Their guide channel is shown by no channel. */
   readonly unusedGuide: number;
+  /** Past `maxProgrammesPerDay` on their guide channel and day of start. */
+  readonly overDayCap: number;
+}
+
+/** The guide channel and day with the most programmes past `maxProgrammesPerDay`, to name in a warning. */
+export interface OverDayCap {
+  /** The guide key (a guide channel id, with its shift). */
+  readonly key: string;
+  /** The UTC day of their start, `YYYY-MM-DD`. */
+  readonly day: string;
+  /** Programmes that day had; the first `kept` were stored. */
+  readonly programmes: number;
+  readonly kept: number;
+  /** Guide channel days past the cap, in all. */
+  readonly days: number;
 }
 
 export interface LiveTvImportReport {
   readonly counts: LiveTvCounts;
   readonly dropped: LiveTvDropped;
+  /** Set when programmes went past `maxProgrammesPerDay`: the worst guide channel day. */
+  readonly overDayCap?: OverDayCap;
   readonly warnings: number;
   readonly durationMs: number;
   readonly details?: unknown;
