@@ -172,4 +172,46 @@ describe('idle channels', () => {
     expect(Date.now() - left).toBeGreaterThanOrEqual(900);
     expect(s.relay.sessions()).toEqual([]);
   });
+
+  it('stopped while their stream opens, give the connection back and record no failure', async () => {
+    const upstream = await host();
+    const answer = liveTs(CLIP);
+    upstream.routes.set('/1.ts', (req, res) => void setTimeout(() => answer(req, res), 600));
+    const s = await server({ playlist: relayPlaylist([{ name: 'News', url: `${upstream.url}/1.ts` }]) });
+    const index = await relayLink(s, 'mq-tv:news');
+    const viewer = fetch(index.replace('index.m3u8', 'live.ts')).catch(() => undefined);
+    for (let i = 0; i < 50 && upstream.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    s.relay.close();
+    await new Promise((r) => setTimeout(r, 1_200));
+    await viewer.then((response) => response?.body?.cancel().catch(() => {}));
+    // The stream answered after the stop: its connection is closed, not kept by a session nobody sweeps.
+    expect(upstream.connections.open).toBe(0);
+    expect(s.relay.sessions()).toEqual([]);
+    expect(s.failures).toEqual([]);
+    expect(s.store.getStreams('mq-tv:news')[0]!.health).toBeUndefined();
+  });
+
+  it('stopped while waiting to open their stream again, open nothing more and record only the real failure', async () => {
+    const upstream = await host();
+    // A stream that ends after a second: the relay records it and tries it again a second later.
+    upstream.routes.set('/1.ts', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'video/mp2t' });
+      res.write(CLIP.subarray(0, 188 * 400));
+      setTimeout(() => res.end(), 1_000);
+    });
+    const s = await server({ playlist: relayPlaylist([{ name: 'News', url: `${upstream.url}/1.ts` }]) });
+    const index = await relayLink(s, 'mq-tv:news');
+    const response = await fetch(index.replace('index.m3u8', 'live.ts'));
+    const reader = response.body!.getReader();
+    await reader.read();
+    for (let i = 0; i < 50 && s.failures.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(s.failures).toHaveLength(1);
+    // Past the close's grace (100 ms): the session now waits a second before opening the stream again.
+    await new Promise((r) => setTimeout(r, 400));
+    s.relay.close();
+    await reader.cancel().catch(() => {});
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(upstream.requests).toHaveLength(1);
+    expect(s.failures).toHaveLength(1);
+  });
 });

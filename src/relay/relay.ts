@@ -4,6 +4,7 @@
  * side is route.ts; what a token names is looked up by the caller (`resolve`), so the relay holds
  * no store of its own.
  */
+import { MarqueeError } from '../errors.js';
 import type { CoreRequest, CoreResponse } from '../server/index.js';
 import type { UpstreamPolicy } from './fetch.js';
 import { routeRelay } from './route.js';
@@ -78,6 +79,9 @@ export function createRelay(options: RelayOptions): Relay {
   const slots = new Slots();
   const sessions = new Map<string, Session>();
   const starting = new Map<string, Promise<Session>>();
+  /** Sessions whose first stream is being opened: a close stops them too, not only the running ones. */
+  const opening = new Set<Session>();
+  let stopped = false;
 
   const all: Bucket = {
     key: 'all',
@@ -127,14 +131,23 @@ export function createRelay(options: RelayOptions): Relay {
       running?.close();
       const pending = starting.get(target.key);
       if (pending) return pending;
+      if (stopped) throw new MarqueeError('SOURCE_UNREADABLE', 'the relay is stopping');
       const session = new Session(target, deps);
+      opening.add(session);
       const start = session.start().then(
         () => {
+          opening.delete(session);
+          // Stopped while it opened: the connection it just got goes back at once.
+          if (stopped) {
+            session.close();
+            throw new MarqueeError('SOURCE_UNREADABLE', 'the relay is stopping');
+          }
           sessions.set(target.key, session);
           log.info('relay: upstream opened', { channel: session.channel, upstream: session.info().upstream });
           return session;
         },
         (error: unknown) => {
+          opening.delete(session);
           session.close();
           throw error;
         },
@@ -193,8 +206,9 @@ export function createRelay(options: RelayOptions): Relay {
     handle: (request, path) => routeRelay(core, request, path),
     sessions: () => [...sessions.values()].map((s) => s.info()),
     close() {
+      stopped = true;
       clearInterval(sweep);
-      for (const session of [...sessions.values()]) session.close();
+      for (const session of [...sessions.values(), ...opening]) session.close();
     },
   };
 }

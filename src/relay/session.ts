@@ -216,14 +216,21 @@ export class Session implements SlotHolder {
   async #open(index: number, discontinuity: boolean): Promise<void> {
     const stream = this.target.streams[index]!;
     const deps = this.#deps;
+    const stopped = () => new MarqueeError('SOURCE_UNREADABLE', 'the session closed while the stream opened');
+    // A closed session opens nothing: a provider may count even a connection that is dropped at once.
+    if (this.#closed) throw stopped();
     await deps.slots.take(await deps.buckets(stream, this.target), this);
+    if (this.#closed) {
+      deps.slots.give(this);
+      throw stopped();
+    }
     const generation = ++this.#generation;
     try {
       const source = await openUpstream(deps.policy, stream.request, stream.request.url, deps.limits.stallMs);
       const opened = await sniff(source);
       if (this.#closed || generation !== this.#generation) {
         if (opened.kind === 'ts') opened.source.close();
-        throw new MarqueeError('SOURCE_UNREADABLE', 'the session closed while the stream opened');
+        throw stopped();
       }
       if (opened.kind === 'other') {
         throw new MarqueeError('SOURCE_INVALID', `neither MPEG-TS nor HLS (${opened.what}): the relay cannot cut it`, {
@@ -347,7 +354,10 @@ export class Session implements SlotHolder {
       if (this.#closed) return;
       if (++this.#attempts > count + 1) break;
       const index = (from + step) % count;
-      if (index === from) await new Promise((resolve) => setTimeout(resolve, 1_000));
+      if (index === from) {
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        if (this.#closed) return;
+      }
       try {
         await this.#open(index, true);
         this.#failovers++;
@@ -364,8 +374,12 @@ export class Session implements SlotHolder {
     this.#end(last instanceof Error ? last : new Error('no stream of the channel could be opened'));
   }
 
-  /** A stream that could not be opened is recorded in stream health; a limit or a format the relay cannot cut is not its failure. */
+  /**
+   * A stream that could not be opened is recorded in stream health; a limit, a format the relay
+   * cannot cut, or an open cut short because the session closed (a stop, an idle sweep) is not its failure.
+   */
   #report(index: number, error: unknown): void {
+    if (this.#closed) return;
     if (error instanceof LimitRefusal || (error as { details?: { unsupported?: boolean } }).details?.unsupported)
       return;
     const code = (error as { code?: string } | null)?.code;

@@ -71,7 +71,8 @@ export async function startRelayServer(options: RelayServerOptions): Promise<Rel
     sourceLimit: (key) => (key === pool ? limit : undefined),
     onFailure: (url, state, detail) => {
       failures.push({ url, state, detail });
-      void store.recordStreamVerdicts([{ url, state, detail, at: Date.now() }]);
+      // As `marquee serve` does: a verdict that cannot be written is logged there, never thrown.
+      store.recordStreamVerdicts([{ url, state, detail, at: Date.now() }]).catch(() => {});
     },
   });
   const links = relayLinks({
