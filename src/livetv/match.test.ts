@@ -96,4 +96,20 @@ describe('MatchDemand', () => {
     expect([...demand.shiftsFor('regional.tv')]).toEqual([0]);
     expect(demand.shiftsFor('unused.zz', ['Nobody']).size).toBe(0);
   });
+
+  it('wants a guide channel whose display name is a channel name in another case, by the exact-name rule alone', () => {
+    const exact = new MatchDemand(
+      [
+        subject({ name: '  Canal Nueve ', tvgId: 'nine.zz' }),
+        subject({ name: 'CANAL NUEVE', tvgId: 'other.zz', shiftHours: -2 }),
+        subject({ name: 'Kanal Elf', tvgId: 'elf.zz' }),
+      ],
+      new Map(),
+      { scored: false, threshold: 0.85, margin: 0.1, decoration: false },
+    );
+    expect([...exact.shiftsFor('canal9.xx', ['canal nueve'])].sort()).toEqual([-2, 0]);
+    expect([...exact.shiftsFor('elf.xx', ['Kanal  Elf', 'KANAL ELF'])]).toEqual([0]);
+    expect(exact.shiftsFor('zwoelf.xx', ['Kanal Zwoelf']).size).toBe(0);
+    expect(exact.shiftsFor('blank.xx', ['   ']).size).toBe(0);
+  });
 });

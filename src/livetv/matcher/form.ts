@@ -71,6 +71,14 @@ export function markAt(form: NameForm, i: number): boolean {
 }
 
 /**
+ * Distinct strings a TokenPool shares at most. The words names share are met early; past this,
+ * a new string is mostly a token one name has (a channel's own number in `Channel 123456`), which
+ * sharing saves nothing on and which cost the pool an entry each: 300,000 numbered names made
+ * its table 15 MB, held at the moment an import of them peaked (issue 48).
+ */
+export const POOLED = 60_000;
+
+/**
  * Shares equal strings between the forms of one index: `tv` or `news` stand in thousands of
  * names, and a string each was a good part of what an index kept.
  */
@@ -80,7 +88,7 @@ export class TokenPool {
   intern(text: string): string {
     const known = this.#seen.get(text);
     if (known !== undefined) return known;
-    if (this.#seen.size < 500_000) this.#seen.set(text, text);
+    if (this.#seen.size < POOLED) this.#seen.set(text, text);
     return text;
   }
 }
@@ -124,8 +132,11 @@ export function formOfReading(r: NameReading, pool?: TokenPool): NameForm {
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     let kind = kinds[i]!;
-    if (kind === 'm') marks.push(t === '+' ? t : String(Number(t)));
-    else if (kind === 'n' && saying > 0 && TIME_FEED_WORDS.has(t)) kind = 'T';
+    if (kind === 'm') {
+      // The token itself when it is written as its number is (`24`, not `024`): no string more per name.
+      const mark = t === '+' ? t : String(Number(t));
+      marks.push(mark === t ? t : mark);
+    } else if (kind === 'n' && saying > 0 && TIME_FEED_WORDS.has(t)) kind = 'T';
     else if (kind === 'n' && r.bracketed[i] === true) kind = 'B';
     else if (r.bracketed[i] === true || FEED_WORDS.has(t) || kind === 'c') kind = kind.toUpperCase();
     feedKinds += kind;
@@ -139,7 +150,7 @@ export function formOfReading(r: NameReading, pool?: TokenPool): NameForm {
     tokens,
     kinds: pool === undefined ? feedKinds : pool.intern(feedKinds),
     total,
-    marks: marks.length === 0 ? '' : marks.sort().join(' '),
+    marks: marks.length === 0 ? '' : marks.length === 1 ? marks[0]! : marks.sort().join(' '),
     trailingNumber: tokens.length > 0 && /^\p{N}+$/u.test(tokens[tokens.length - 1]!),
     shift: r.shift,
     key,

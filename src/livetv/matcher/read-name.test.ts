@@ -143,6 +143,10 @@ describe('readName: what identifies a channel and what does not', () => {
     expect(formOf('Fox Sports 1').marks).not.toBe(formOf('Fox Sports 2').marks);
     expect(formOf('ATV').marks).not.toBe(formOf('ATV +').marks);
     expect(formOf('ATV+').key).toBe(formOf('ATV +').key);
+    // A number is its value, however written; several are sorted.
+    expect(formOf('Channel 024').marks).toBe('24');
+    expect(formOf('Channel 123456').marks).toBe('123456');
+    expect(formOf('Sport 02 Extra 10').marks).toBe(formOf('Sport 10 Extra 2').marks);
     expect(readName('НТВ +4').shift).toBe(4);
     expect(readName('Arte +1').shift).toBe(1);
     expect(formOf('Arte +1').key).not.toBe(formOf('Arte 1').key);
