@@ -97,7 +97,7 @@ describe('MatchDemand', () => {
     expect(demand.shiftsFor('unused.zz', ['Nobody']).size).toBe(0);
   });
 
-  it('wants a guide channel whose display name is a channel name in another case, by the exact-name rule alone', () => {
+  it('wants a guide channel whose display name is a channel name in another case or spacing', () => {
     const exact = new MatchDemand(
       [
         subject({ name: '  Canal Nueve ', tvgId: 'nine.zz' }),

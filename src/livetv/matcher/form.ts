@@ -76,7 +76,7 @@ export function markAt(form: NameForm, i: number): boolean {
  * sharing saves nothing on and which cost the pool an entry each: 300,000 numbered names made
  * its table 15 MB, held at the moment an import of them peaked (issue 48).
  */
-export const POOLED = 60_000;
+const POOLED = 60_000;
 
 /**
  * Shares equal strings between the forms of one index: `tv` or `news` stand in thousands of
