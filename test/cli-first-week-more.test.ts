@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourceLines } from '../src/cli/source-lines.js';
+import { formatXmltvTime } from '../src/sources/xmltv/index.js';
 import { runCli } from './helpers/cli.js';
 import { answer, liveTs, type StreamHost, startStreamHost } from './helpers/stream-host.js';
 
@@ -31,7 +32,6 @@ afterAll(async () => {
 });
 
 const HOUR = 3_600_000;
-const stamp = (ms: number) => `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
 
 describe('import --allow-private-sources', () => {
   it('lets a guide the playlist names on this machine be read, by flag or variable, as serve does', async () => {
@@ -39,7 +39,7 @@ describe('import --allow-private-sources', () => {
     const xml = `<tv><channel id="one.tv"><display-name>One</display-name></channel>${[0, 1, 2]
       .map(
         (h) =>
-          `<programme start="${stamp(start + h * HOUR)}" stop="${stamp(start + (h + 1) * HOUR)}" channel="one.tv"><title>News ${h}</title></programme>`,
+          `<programme start="${formatXmltvTime(start + h * HOUR)}" stop="${formatXmltvTime(start + (h + 1) * HOUR)}" channel="one.tv"><title>News ${h}</title></programme>`,
       )
       .join('')}</tv>`;
     host.routes.set('/guide.xml', answer(200, xml, { 'content-type': 'application/xml' }));

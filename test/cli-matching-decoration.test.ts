@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatXmltvTime } from '../src/sources/xmltv/index.js';
 import { runCli } from './helpers/cli.js';
 
 let cwd: string;
@@ -15,7 +16,6 @@ beforeAll(() => {
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
 const HOUR = 3_600_000;
-const stamp = (ms: number) => `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
 const CHANNELS = ['CBC News Network', 'CTV', 'Global', 'TSN 1', 'Treehouse', 'History'];
 
 describe('the decoration each playlist was found to use', () => {
@@ -26,7 +26,7 @@ describe('the decoration each playlist was found to use', () => {
       xml.push(`<channel id="c${i}.ca"><display-name>${name}</display-name></channel>`);
     for (const [i] of CHANNELS.entries())
       xml.push(
-        `<programme start="${stamp(now)}" stop="${stamp(now + HOUR)}" channel="c${i}.ca"><title>t</title></programme>`,
+        `<programme start="${formatXmltvTime(now)}" stop="${formatXmltvTime(now + HOUR)}" channel="c${i}.ca"><title>t</title></programme>`,
       );
     writeFileSync(join(cwd, 'guide.xml'), `${[...xml, '</tv>'].join('\n')}\n`);
     const names = CHANNELS.map((n, i) => `◉ CA ${n} ${i % 2 ? '1080' : 'HEVC NFT'}`);

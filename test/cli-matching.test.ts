@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatXmltvTime } from '../src/sources/xmltv/index.js';
 import { runCli } from './helpers/cli.js';
 
 let dir: string;
@@ -16,7 +17,6 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const HOUR = 3_600_000;
-const stamp = (ms: number) => `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
 
 /** A guide of real corpus names, with programmes around `around` (the CLI imports at the real clock). */
 function guide(channels: Record<string, string[]>, around = Date.now()): string {
@@ -28,7 +28,7 @@ function guide(channels: Record<string, string[]>, around = Date.now()): string 
     for (let h = -4; h < 8; h += 2) {
       const start = Math.floor(around / HOUR) * HOUR + h * HOUR;
       out.push(
-        `<programme start="${stamp(start)}" stop="${stamp(start + 2 * HOUR)}" channel="${id}"><title>${id}</title></programme>`,
+        `<programme start="${formatXmltvTime(start)}" stop="${formatXmltvTime(start + 2 * HOUR)}" channel="${id}"><title>${id}</title></programme>`,
       );
     }
   }

@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatXmltvTime } from '../src/sources/xmltv/index.js';
 import { runCli } from './helpers/cli.js';
 
 let dir: string;
@@ -19,7 +20,6 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const HOUR = 3_600_000;
-const stamp = (ms: number) => `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
 
 /** A guide of these channels (id → display names), with programmes around now. */
 function guide(channels: Record<string, string[]>): string {
@@ -31,7 +31,7 @@ function guide(channels: Record<string, string[]>): string {
   for (const id of Object.keys(channels)) {
     for (let h = -4; h < 8; h += 2) {
       out.push(
-        `<programme start="${stamp(start + h * HOUR)}" stop="${stamp(start + (h + 2) * HOUR)}" channel="${id}"><title>${id}</title></programme>`,
+        `<programme start="${formatXmltvTime(start + h * HOUR)}" stop="${formatXmltvTime(start + (h + 2) * HOUR)}" channel="${id}"><title>${id}</title></programme>`,
       );
     }
   }

@@ -16,6 +16,7 @@ import { buildAddon, importAll } from '../src/cli/app.js';
 import { loadSettingsFile } from '../src/cli/settings.js';
 import { demoGuide, demoPlaylist } from '../src/demo/index.js';
 import { parseLibraryCsv, parseLibraryJson } from '../src/library/index.js';
+import { formatXmltvTime } from '../src/sources/xmltv/index.js';
 import { openStore, shrinkReason, sourceKey, sourceLine, yieldPolicy } from '../src/store/index.js';
 import {
   type Block,
@@ -518,12 +519,11 @@ const RUNNERS: Record<string, (block: Block) => Promise<void>> = {
     const ids = [...block.text.matchAll(/tvg-id="([^"]+)"/g)].map((m) => m[1]!);
     const hour = 3_600_000;
     const first = Math.floor(Date.now() / hour) * hour - 24 * hour;
-    const time = (ms: number) => `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
     let xml = '<tv>';
     for (const id of ids) xml += `<channel id="${id}"><display-name>${id}</display-name></channel>`;
     for (const id of ids)
       for (let at = first; at < first + 48 * hour; at += hour)
-        xml += `<programme start="${time(at)}" stop="${time(at + hour)}" channel="${id}"><title>${id}</title></programme>`;
+        xml += `<programme start="${formatXmltvTime(at)}" stop="${formatXmltvTime(at + hour)}" channel="${id}"><title>${id}</title></programme>`;
     writeFileSync(join(dir, 'guide.xml'), `${xml}</tv>`);
     const store = openStore(join(dir, 'marquee.db'));
     try {
@@ -650,13 +650,12 @@ const RUNNERS: Record<string, (block: Block) => Promise<void>> = {
   async 'livetv-decoration-json'(block) {
     const dir = folder();
     const hour = 3_600_000;
-    const stamp = (ms: number) => `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
     const start = Math.floor(Date.now() / hour) * hour;
     const names = ['CBC News Network', 'CTV', 'Global', 'TSN 1', 'Treehouse', 'History'];
     const xml = names.map((n, i) => `<channel id="c${i}.ca"><display-name>${n}</display-name></channel>`);
     for (const [i] of names.entries())
       xml.push(
-        `<programme start="${stamp(start)}" stop="${stamp(start + hour)}" channel="c${i}.ca"><title>x</title></programme>`,
+        `<programme start="${formatXmltvTime(start)}" stop="${formatXmltvTime(start + hour)}" channel="c${i}.ca"><title>x</title></programme>`,
       );
     writeFileSync(join(dir, 'guide.xml'), `<?xml version="1.0" encoding="UTF-8"?>\n<tv>\n${xml.join('\n')}\n</tv>\n`);
     const entries = names.map((n, i) => `◉ CA ${n} ${i % 2 ? '1080' : 'HEVC NFT'}`);
@@ -695,7 +694,6 @@ const RUNNERS: Record<string, (block: Block) => Promise<void>> = {
 function matchingExample(): string {
   const dir = folder();
   const hour = 3_600_000;
-  const stamp = (ms: number) => `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
   const channels: Record<string, string[]> = {
     'bbcone.uk': ['BBC One'],
     'bbconescotland.uk': ['BBC One Scotland'],
@@ -715,7 +713,7 @@ function matchingExample(): string {
   for (const id of Object.keys(channels)) {
     for (let h = -4; h < 8; h += 2) {
       xml.push(
-        `<programme start="${stamp(start + h * hour)}" stop="${stamp(start + (h + 2) * hour)}" channel="${id}"><title>x</title></programme>`,
+        `<programme start="${formatXmltvTime(start + h * hour)}" stop="${formatXmltvTime(start + (h + 2) * hour)}" channel="${id}"><title>x</title></programme>`,
       );
     }
   }

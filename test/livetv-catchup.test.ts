@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importLiveTv, type LiveTvImportResult } from '../src/livetv/index.js';
+import { formatXmltvTime } from '../src/sources/xmltv/index.js';
 import { type Served, serve, type TempStore, tempStore } from './fixtures/livetv/setup.js';
 
 const NOW = Date.parse('2026-03-10T12:20:00Z');
@@ -37,13 +38,12 @@ https://live.example/odd.m3u8
 `;
 
 function guide(): string {
-  const time = (ms: number) => `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
   let xml = '<?xml version="1.0" encoding="UTF-8"?>\n<tv>\n';
   const ids = ['def.tv', 'app.tv', 'shift.tv', 'fs.tv', 'xc.tv', 'plain.tv', 'odd.tv'];
   for (const id of ids) xml += `<channel id="${id}"><display-name>${id}</display-name></channel>\n`;
   for (const id of ids) {
     for (let at = FIRST; at < NOW + DAY; at += HOUR) {
-      xml += `<programme start="${time(at)}" stop="${time(at + HOUR)}" channel="${id}"><title>${id} at ${new Date(at).toISOString()}</title></programme>\n`;
+      xml += `<programme start="${formatXmltvTime(at)}" stop="${formatXmltvTime(at + HOUR)}" channel="${id}"><title>${id} at ${new Date(at).toISOString()}</title></programme>\n`;
     }
   }
   return `${xml}</tv>\n`;

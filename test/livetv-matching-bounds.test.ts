@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importLiveTv } from '../src/livetv/index.js';
 import { formOf, MAX_NAME, MAX_TOKENS, readName } from '../src/livetv/matcher/index.js';
+import { formatXmltvTime } from '../src/sources/xmltv/index.js';
 import { NOW, type TempStore, tempStore } from './fixtures/livetv/setup.js';
 
 let temp: TempStore | undefined;
@@ -19,7 +20,6 @@ afterEach(() => {
 });
 
 const GENRES = ['Sport', 'News', 'Movies', 'Kids', 'Music', 'Docs', 'Comedy', 'Drama', 'Life', 'Action'];
-const stamp = (ms: number) => `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
 
 /** A guide of `n` channels in brand families (`Brand12 Sport 3`), one programme each. */
 function guide(n: number, longName?: string): string {
@@ -31,7 +31,7 @@ function guide(n: number, longName?: string): string {
   }
   for (let i = 0; i < n; i++) {
     out.push(
-      `<programme start="${stamp(NOW)}" stop="${stamp(NOW + 3_600_000)}" channel="c${i}.tv"><title>p</title></programme>`,
+      `<programme start="${formatXmltvTime(NOW)}" stop="${formatXmltvTime(NOW + 3_600_000)}" channel="c${i}.tv"><title>p</title></programme>`,
     );
   }
   return [...out, '</tv>', ''].join('\n');

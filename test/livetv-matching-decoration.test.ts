@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { importLiveTv, type LiveTvImportOptions } from '../src/livetv/index.js';
 import { GuideIndex } from '../src/livetv/match.js';
 import { formOf } from '../src/livetv/matcher/index.js';
+import { formatXmltvTime } from '../src/sources/xmltv/index.js';
 import { NOW, type TempStore, tempStore } from './fixtures/livetv/setup.js';
 
 let temp: TempStore | undefined;
@@ -20,7 +21,6 @@ afterEach(() => {
 });
 
 const HOUR = 3_600_000;
-const stamp = (ms: number) => `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
 function guide(channels: Record<string, string[]>): string {
@@ -29,7 +29,7 @@ function guide(channels: Record<string, string[]>): string {
     lines.push(`<channel id="${id}">${names.map((n) => `<display-name>${esc(n)}</display-name>`).join('')}</channel>`);
   for (const id of Object.keys(channels))
     lines.push(
-      `<programme start="${stamp(NOW)}" stop="${stamp(NOW + HOUR)}" channel="${id}"><title>${id}</title></programme>`,
+      `<programme start="${formatXmltvTime(NOW)}" stop="${formatXmltvTime(NOW + HOUR)}" channel="${id}"><title>${id}</title></programme>`,
     );
   return [...lines, '</tv>', ''].join('\n');
 }

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importLiveTv, type LiveTvImportOptions } from '../src/livetv/index.js';
+import { formatXmltvTime } from '../src/sources/xmltv/index.js';
 import { NOW, type TempStore, tempStore } from './fixtures/livetv/setup.js';
 import { corpusDir, corpusFile, describeCorpus } from './helpers/corpus.js';
 
@@ -24,7 +25,6 @@ afterEach(async () => {
 });
 
 const HOUR = 3_600_000;
-const stamp = (ms: number) => `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
 /** An XMLTV guide of `channels` (id → display names), each with programmes around `around`. */
@@ -37,7 +37,7 @@ function guide(channels: Record<string, string[]>, around = NOW): string {
     for (let h = -6; h < 6; h += 2) {
       const start = around + h * HOUR;
       lines.push(
-        `<programme start="${stamp(start)}" stop="${stamp(start + 2 * HOUR)}" channel="${id}"><title>${id} at ${h}</title></programme>`,
+        `<programme start="${formatXmltvTime(start)}" stop="${formatXmltvTime(start + 2 * HOUR)}" channel="${id}"><title>${id} at ${h}</title></programme>`,
       );
     }
   }

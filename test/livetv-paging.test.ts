@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isRawJsonList, parseRawJsonList, type RawJsonList } from '../src/addon/index.js';
 import { createLiveTvPart, importLiveTv } from '../src/livetv/index.js';
+import { formatXmltvTime } from '../src/sources/xmltv/index.js';
 import { NOW, type Served, serve, type TempStore, tempStore } from './fixtures/livetv/setup.js';
 
 const CHANNELS = 250;
@@ -28,8 +29,6 @@ function playlist(): string {
   return `${lines.join('\n')}\n`;
 }
 
-const xmltvTime = (ms: number) => `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
-
 /** Hourly programmes over three days; channel 249 has none (it stays in the pages, empty). */
 function guide(): string {
   const parts = ['<?xml version="1.0" encoding="UTF-8"?>\n<tv>'];
@@ -38,7 +37,7 @@ function guide(): string {
   for (let i = 0; i < CHANNELS - 1; i++) {
     for (let start = DAY_START - 24 * SLOT; start < DAY_START + 48 * SLOT; start += SLOT) {
       parts.push(
-        `<programme start="${xmltvTime(start)}" stop="${xmltvTime(start + SLOT)}" channel="ch${i}.test"><title>Show ${i}</title><desc>About show ${i}</desc><category>News</category></programme>`,
+        `<programme start="${formatXmltvTime(start)}" stop="${formatXmltvTime(start + SLOT)}" channel="ch${i}.test"><title>Show ${i}</title><desc>About show ${i}</desc><category>News</category></programme>`,
       );
     }
   }

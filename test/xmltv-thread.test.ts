@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatXmltvTime } from '../src/sources/xmltv/index.js';
 import { realWorldFiles } from './helpers/corpus.js';
 import { BIN, ensureBuilt } from './helpers/serve-process.js';
 
@@ -72,12 +73,11 @@ function generated(channels: number, days: number): string {
   // fixed week slid out of the window as the calendar moved on and the day counts below fell short.
   const today = new Date();
   const base = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()) - 86_400_000;
-  const stamp = (ms: number) => `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
   for (let c = 0; c < channels; c++) {
     for (let i = 0; i < days * 48; i++) {
       const start = base + i * 1_800_000;
       parts.push(
-        `<programme start="${stamp(start)}" stop="${stamp(start + 1_800_000)}" channel="c${c}.example">` +
+        `<programme start="${formatXmltvTime(start)}" stop="${formatXmltvTime(start + 1_800_000)}" channel="c${c}.example">` +
           `<title lang="en">Show ${i} &amp; more</title><sub-title>Part ${c}</sub-title>` +
           `<desc lang="en">${'A long description, with “quotes” — and dashes. '.repeat(1 + (i % 4))}</desc>` +
           `<category lang="en">News</category><category lang="fr">Actualités</category>` +
@@ -87,9 +87,9 @@ function generated(channels: number, days: number): string {
     }
   }
   // A programme without a stop and one on an undeclared channel: warnings and the by-id path.
-  parts.push(`<programme start="${stamp(base)}" channel="c0.example"><title>No stop</title></programme>\n`);
+  parts.push(`<programme start="${formatXmltvTime(base)}" channel="c0.example"><title>No stop</title></programme>\n`);
   parts.push(
-    `<programme start="${stamp(base)}" stop="${stamp(base + 60_000)}" channel="nobody"><title>x</title></programme>\n`,
+    `<programme start="${formatXmltvTime(base)}" stop="${formatXmltvTime(base + 60_000)}" channel="nobody"><title>x</title></programme>\n`,
   );
   parts.push('</tv>\n');
   return parts.join('');

@@ -1,3 +1,4 @@
+import { formatXmltvTime } from '../sources/xmltv/time.js';
 import { DEMO_CHANNELS, logoFor } from './channels.js';
 
 const HOUR = 3_600_000;
@@ -18,10 +19,6 @@ export function demoPlaylist(): string {
 
 const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-function xmltvTime(ms: number): string {
-  return `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
-}
-
 /**
  * The demo guide: back-to-back programmes from two days before `now` to three days after, so
  * today (in any time zone) always has a full grid. Deterministic for a given `now` hour.
@@ -40,7 +37,7 @@ export function demoGuide(now: number): string {
       const [title, minutes, category, description] = c.shows[i % c.shows.length]!;
       const stop = start + minutes * 60_000;
       out.push(
-        `  <programme start="${xmltvTime(start)}" stop="${xmltvTime(stop)}" channel="${xml(c.id)}">`,
+        `  <programme start="${formatXmltvTime(start)}" stop="${formatXmltvTime(stop)}" channel="${xml(c.id)}">`,
         `    <title lang="en">${xml(title)}</title>`,
         `    <desc lang="en">${xml(description)}</desc>`,
         `    <category lang="en">${xml(category)}</category>`,

@@ -12,6 +12,7 @@ import {
   type HostedService,
 } from '../../src/hosted/index.js';
 import { createRequestHandler, createTokenCodec, type KeyRing, type Logger, listen } from '../../src/server/index.js';
+import { formatXmltvTime } from '../../src/sources/xmltv/index.js';
 
 export interface SourceServer {
   readonly url: string;
@@ -31,16 +32,13 @@ function playlist(port: number, prefix: string, names: readonly string[]): strin
     .join('\n')}\n`;
 }
 
-/** XMLTV stamps: `20260101120000 +0000`. */
-const stamp = (ms: number) => `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
-
 export function guideXml(ids: readonly string[], now = Date.now()): string {
   const hour = 3_600_000;
   const start = Math.floor(now / hour) * hour - hour;
   const programmes = ids.flatMap((id) =>
     [0, 1, 2, 3].map(
       (i) =>
-        `<programme channel="${id}" start="${stamp(start + i * hour)}" stop="${stamp(start + (i + 1) * hour)}"><title>${xml(`${id} show ${i}`)}</title></programme>`,
+        `<programme channel="${id}" start="${formatXmltvTime(start + i * hour)}" stop="${formatXmltvTime(start + (i + 1) * hour)}"><title>${xml(`${id} show ${i}`)}</title></programme>`,
     ),
   );
   return `<?xml version="1.0" encoding="UTF-8"?>\n<tv>${ids.map((id) => `<channel id="${id}"><display-name>${id}</display-name></channel>`).join('')}${programmes.join('')}</tv>\n`;

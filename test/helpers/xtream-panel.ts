@@ -9,6 +9,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { formatXmltvTime } from '../../src/sources/xmltv/index.js';
 
 export interface PanelState {
   username: string;
@@ -339,7 +340,7 @@ export async function startPanel(options: Partial<PanelState> = {}): Promise<Pan
       if (i % 10 === 0) continue;
       for (let h = 0; h < state.guideHours; h++) {
         const from = start + h * HOUR;
-        out += `<programme start="${xmltvTime(from)}" stop="${xmltvTime(from + HOUR)}" channel="ch${i}.example"><title>Show ${h} on ${i}</title></programme>\n`;
+        out += `<programme start="${formatXmltvTime(from)}" stop="${formatXmltvTime(from + HOUR)}" channel="ch${i}.example"><title>Show ${h} on ${i}</title></programme>\n`;
       }
     }
     return `${out}</tv>\n`;
@@ -372,10 +373,6 @@ function send(res: ServerResponse, status: number, body: string, type: string): 
 
 function json(res: ServerResponse, value: unknown): void {
   send(res, 200, JSON.stringify(value), 'application/json');
-}
-
-function xmltvTime(ms: number): string {
-  return `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
 }
 
 /** `YYYY-MM-DD HH:MM:SS` of instant `ms` on the wall clock of `zone`. */

@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatXmltvTime } from '../../src/sources/xmltv/index.js';
 import { httpRequest } from '../helpers/http.js';
 import { ensureBuilt, startMarquee } from '../helpers/serve-process.js';
 
@@ -20,7 +21,6 @@ const DAY = 86_400_000;
 const MAX_ANSWER = 4 * 1024 * 1024;
 const today = Math.floor(Date.now() / DAY) * DAY;
 const day = new Date(today).toISOString().slice(0, 10);
-const stamp = (ms: number) => `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
 
 let dir: string;
 const children: ChildProcess[] = [];
@@ -38,7 +38,7 @@ function writeGuide(file: string, channels: number): void {
     for (let k = 0; k < count; k++) {
       const s = from + k * step;
       parts.push(
-        `<programme channel="c${channel}" start="${stamp(s)}" stop="${stamp(s + step)}"><title>Show ${k}</title>${text}</programme>\n`,
+        `<programme channel="c${channel}" start="${formatXmltvTime(s)}" stop="${formatXmltvTime(s + step)}"><title>Show ${k}</title>${text}</programme>\n`,
       );
     }
   };
@@ -240,7 +240,7 @@ describe('the limits are settings', () => {
     for (let k = 0; k < 30; k++) {
       const s = today + k * 3_600_000;
       parts.push(
-        `<programme channel="c0" start="${stamp(s)}" stop="${stamp(s + 600_000)}"><title>P${k}</title></programme>\n`,
+        `<programme channel="c0" start="${formatXmltvTime(s)}" stop="${formatXmltvTime(s + 600_000)}"><title>P${k}</title></programme>\n`,
       );
     }
     writeFileSync(join(cwd, 'guide.xml'), `${parts.join('')}</tv>\n`);

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { buildAddon } from '../../src/cli/app.js';
 import { createRequestHandler, listen } from '../../src/server/index.js';
+import { formatXmltvTime } from '../../src/sources/xmltv/index.js';
 import { openStore } from '../../src/store/index.js';
 import { httpRequest } from '../helpers/http.js';
 
@@ -28,11 +29,6 @@ export const GUIDE_CHANNELS = [
 
 export function playlistText(ids: readonly string[]): string {
   return `#EXTM3U\n${ids.map((id) => `#EXTINF:-1 tvg-id="${id}.xx" group-title="G",Channel ${id.toUpperCase()}\nhttps://streams.example/${id}.m3u8\n`).join('')}`;
-}
-
-/** XMLTV time of `ms`. */
-function xmltvTime(ms: number): string {
-  return `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
 }
 
 /**
@@ -52,7 +48,7 @@ export function guideText(
     for (let n = 0; n < hours; n++) {
       const from = start + n * HOUR;
       lines.push(
-        `<programme start="${xmltvTime(from)}" stop="${xmltvTime(from + HOUR)}" channel="${channelId(id)}"><title>${options.title ?? 'Show'} ${id} ${n}</title></programme>`,
+        `<programme start="${formatXmltvTime(from)}" stop="${formatXmltvTime(from + HOUR)}" channel="${channelId(id)}"><title>${options.title ?? 'Show'} ${id} ${n}</title></programme>`,
       );
     }
   }

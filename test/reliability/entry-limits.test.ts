@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatXmltvTime } from '../../src/sources/xmltv/index.js';
 import { runCli } from '../helpers/cli.js';
 import { form } from '../helpers/hosted.js';
 import { httpRequest } from '../helpers/http.js';
@@ -92,7 +93,6 @@ let namesUrl: string;
 
 function sendGuide(res: ServerResponse): void {
   res.writeHead(200, { 'content-type': 'application/xml' });
-  const stamp = (ms: number) => `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
   const hour = 3_600_000;
   const start = Math.floor(Date.now() / hour) * hour;
   const filler = 'Long name '.repeat(LONG / 10);
@@ -103,7 +103,7 @@ function sendGuide(res: ServerResponse): void {
       const id = `x${i}`;
       const more = res.write(
         `<channel id="${id}"><display-name>Channel ${i} ${filler}</display-name></channel>\n` +
-          `<programme channel="${id}" start="${stamp(start)}" stop="${stamp(start + hour)}"><title>Show ${i}</title></programme>\n`,
+          `<programme channel="${id}" start="${formatXmltvTime(start)}" stop="${formatXmltvTime(start + hour)}"><title>Show ${i}</title></programme>\n`,
       );
       i++;
       if (!more) {

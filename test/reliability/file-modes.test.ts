@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { formatXmltvTime } from '../../src/sources/xmltv/index.js';
 import { BIN, ensureBuilt } from '../helpers/serve-process.js';
 
 beforeAll(ensureBuilt, 120_000);
@@ -28,7 +29,6 @@ const children: ChildProcess[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'marquee-modes-'));
   const start = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3_600_000;
-  const stamp = (ms: number) => `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
   source = createServer((req, res) => {
     if (req.url === '/tv.m3u') {
       res.writeHead(200, { 'content-type': 'audio/x-mpegurl' });
@@ -41,7 +41,7 @@ beforeAll(async () => {
     );
     void released.then(() =>
       res.end(
-        `<programme channel="one" start="${stamp(start)}" stop="${stamp(start + 7_200_000)}"><title>News</title></programme></tv>\n`,
+        `<programme channel="one" start="${formatXmltvTime(start)}" stop="${formatXmltvTime(start + 7_200_000)}"><title>News</title></programme></tv>\n`,
       ),
     );
   });

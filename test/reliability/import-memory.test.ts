@@ -15,6 +15,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatXmltvTime } from '../../src/sources/xmltv/index.js';
 import { runCli } from '../helpers/cli.js';
 import { peakUntilExit } from '../helpers/memory.js';
 import { ensureBuilt, startMarquee } from '../helpers/serve-process.js';
@@ -97,14 +98,13 @@ describe.skipIf(process.platform !== 'linux')('an import of 300,000 tiny entries
     writeFileSync(file, playlistText());
     const guide = join(cwd, 'guide.xml');
     const day = Math.floor(Date.now() / 86_400_000) * 86_400_000;
-    const stamp = (ms: number) => `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
     const xml = ['<?xml version="1.0" encoding="UTF-8"?>', '<tv>'];
     for (let i = 1; i <= 900; i++)
       xml.push(`<channel id="ch${i}.example"><display-name>Channel ${i}</display-name></channel>`);
     for (let i = 1; i <= 900; i++)
       for (let h = 0; h < 24; h++)
         xml.push(
-          `<programme start="${stamp(day + h * 3_600_000)}" stop="${stamp(day + (h + 1) * 3_600_000)}" channel="ch${i}.example"><title>Show ${h}</title></programme>`,
+          `<programme start="${formatXmltvTime(day + h * 3_600_000)}" stop="${formatXmltvTime(day + (h + 1) * 3_600_000)}" channel="ch${i}.example"><title>Show ${h}</title></programme>`,
         );
     writeFileSync(guide, `${xml.join('\n')}\n</tv>\n`);
     const db = join(cwd, 'tv.db');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isMarqueeError } from '../../errors.js';
-import { createXmltvTimeParser, parseXmltvTime } from './time.js';
+import { createXmltvTimeParser, formatXmltvTime, parseXmltvTime } from './time.js';
 
 const utc = (y: number, mo: number, d: number, h = 0, mi = 0, s = 0) => Date.UTC(y, mo - 1, d, h, mi, s);
 
@@ -108,5 +108,16 @@ describe('createXmltvTimeParser', () => {
       }
       expect(isMarqueeError(error, 'INVALID_SETTINGS')).toBe(true);
     }
+  });
+});
+
+describe('formatXmltvTime', () => {
+  it('writes a UTC time to the second, which parseXmltvTime reads back', () => {
+    expect(formatXmltvTime(Date.UTC(2026, 0, 1, 12))).toBe('20260101120000 +0000');
+    const at = Date.UTC(2026, 10, 29, 5, 7, 9);
+    expect(formatXmltvTime(at)).toBe('20261129050709 +0000');
+    expect(parseXmltvTime(formatXmltvTime(at))).toBe(at);
+    // Milliseconds are not written: XMLTV counts whole seconds.
+    expect(parseXmltvTime(formatXmltvTime(at + 999))).toBe(at);
   });
 });

@@ -197,3 +197,12 @@ function daysFromCivil(year: number, month: number, day: number): number {
   const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
   return era * 146_097 + dayOfEra - 719_468;
 }
+
+/**
+ * A time as XMLTV writes it, in UTC: what the guides Marquee writes (the demo's, an Xtream
+ * account's short EPG read as a guide) and the tests' guides use.
+ * @example formatXmltvTime(Date.UTC(2026, 0, 1, 12)) === '20260101120000 +0000'
+ */
+export function formatXmltvTime(ms: number): string {
+  return `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
+}

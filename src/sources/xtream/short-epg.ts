@@ -6,6 +6,7 @@
  */
 import { MarqueeError } from '../../errors.js';
 import type { SourceWarning } from '../records.js';
+import { formatXmltvTime } from '../xmltv/time.js';
 import { zoneFormatter } from '../zone.js';
 import type { XtreamClient } from './client.js';
 import type { LiveStream } from './live.js';
@@ -108,7 +109,7 @@ function programmes(channel: string, answer: unknown, timezone: string | undefin
     if (start === undefined || stop === undefined || stop <= start || title === undefined) continue;
     const desc = text(p.description);
     out +=
-      `<programme start="${xmltvTime(start)}" stop="${xmltvTime(stop)}" channel="${xml(channel)}">` +
+      `<programme start="${formatXmltvTime(start)}" stop="${formatXmltvTime(stop)}" channel="${xml(channel)}">` +
       `<title>${xml(title)}</title>${desc !== undefined ? `<desc>${xml(desc)}</desc>` : ''}</programme>\n`;
   }
   return out;
@@ -157,10 +158,6 @@ function text(value: unknown): string | undefined {
     if (!decoded.includes('\uFFFD')) return str(decoded, 20_000);
   }
   return raw;
-}
-
-function xmltvTime(ms: number): string {
-  return `${new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14)} +0000`;
 }
 
 function xml(s: string): string {
